@@ -1,0 +1,39 @@
+/**
+ * Typed errors that tell the work-queue runner what to do. Sync code throws these; the runner
+ * never inspects message text.
+ */
+
+/** Never retried: the object cannot be handled until it changes (e.g. an encoding failure). */
+export class FatalError extends Error {
+  override readonly name = 'FatalError';
+}
+
+/** Retried with backoff; when dropped after the retry budget a Warning event is emitted. */
+export class ActionableError extends Error {
+  override readonly name = 'ActionableError';
+}
+
+/** Retried with backoff, logged quietly: expected while caches catch up or writers race. */
+export class RetriableError extends Error {
+  override readonly name = 'RetriableError';
+}
+
+/** An API error carrying the HTTP status and the Status reason, normalised by the kube layer. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly reason?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+export const isNotFound = (err: unknown): boolean => err instanceof ApiError && err.code === 404;
+export const isConflict = (err: unknown): boolean => err instanceof ApiError && err.code === 409 && err.reason !== 'AlreadyExists';
+export const isAlreadyExists = (err: unknown): boolean => err instanceof ApiError && err.code === 409 && err.reason === 'AlreadyExists';
+export const isForbidden = (err: unknown): boolean => err instanceof ApiError && err.code === 403;
+export const isInvalid = (err: unknown): boolean => err instanceof ApiError && err.code === 422;
+export const isGone = (err: unknown): boolean => err instanceof ApiError && err.code === 410;
