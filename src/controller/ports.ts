@@ -47,6 +47,8 @@ export interface PodClient {
 export interface EventClient {
   create(namespace: string, event: CoreV1Event): Promise<void>;
   list(namespace: string, fieldSelector?: string): Promise<CoreV1Event[]>;
+  /** Merge-patches an event (used to bump count/lastTimestamp of a repeated event). Optional for fakes. */
+  patch?(namespace: string, name: string, patch: unknown): Promise<void>;
 }
 
 /** A reference events attach to. */

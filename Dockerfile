@@ -1,0 +1,35 @@
+# syntax=docker/dockerfile:1
+# One image for the controller and for deployer pods:
+#   controller:    (default CMD)                 node /app/bin/dcctl.js controller
+#   deployer pod:  args ["deploy"], or a command such as ["openshift-deploy"] / ["dcctl", "deploy"]
+# Custom strategies whose command calls `openshift-deploy` (OpenShift's deployer binary name)
+# get `dcctl deploy` through the shim in /usr/local/bin.
+
+# ---- build: compile TypeScript, then drop dev dependencies
+FROM node:20-bookworm-slim AS build
+WORKDIR /src
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build \
+ && npm prune --omit=dev --no-audit --no-fund
+
+# ---- runtime
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build /src/package.json ./package.json
+COPY --from=build /src/node_modules ./node_modules
+COPY --from=build /src/dist ./dist
+COPY bin ./bin
+COPY crds ./crds
+RUN printf '#!/bin/sh\nexec node /app/bin/dcctl.js deploy "$@"\n' > /usr/local/bin/openshift-deploy \
+ && printf '#!/bin/sh\nexec node /app/bin/dcctl.js "$@"\n' > /usr/local/bin/dcctl \
+ && ln -s /app/bin/kubectl-dc.js /usr/local/bin/kubectl-dc \
+ && chmod 0755 /usr/local/bin/openshift-deploy /usr/local/bin/dcctl /app/bin/dcctl.js /app/bin/kubectl-dc.js \
+ && useradd --uid 1001 --gid 0 --home-dir /home/dcctl --create-home --shell /usr/sbin/nologin dcctl
+# Group 0 as on OpenShift, where the UID is arbitrary but the group is root.
+USER 1001:0
+ENTRYPOINT ["node", "/app/bin/dcctl.js"]
+CMD ["controller"]

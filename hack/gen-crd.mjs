@@ -1,0 +1,466 @@
+#!/usr/bin/env node
+// Generates crds/deploymentconfig.yaml: the apps.openshift.io/v1 DeploymentConfig CRD.
+//
+//   node hack/gen-crd.mjs [--openapi <api__v1_openapi.json>] [--out <file>] [--check]
+//
+// The pod template, EnvVar, ResourceRequirements and ObjectReference schemas are inlined from the
+// upstream Kubernetes OpenAPI v3 document (k8s.io/kubernetes@$K8S_VERSION in the Go module cache,
+// fetched with `go mod download`), so the template accepts exactly what a real pod template does.
+// Validation of OpenShift's validation.go is expressed as OpenAPI constraints plus CEL rules whose
+// messages name the field; see docs/crd.md for what is enforced where and why.
+// --check exits 1 when the file on disk differs from what would be generated (for CI).
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync, existsSync, mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const argValue = (name) => { const i = args.indexOf(name); return i >= 0 ? args[i + 1] : undefined; };
+const outFile = path.resolve(repo, argValue('--out') ?? 'crds/deploymentconfig.yaml');
+
+function k8sVersion() {
+  if (process.env.K8S_VERSION) return process.env.K8S_VERSION;
+  const env = path.join(repo, 'hack/versions.env');
+  const m = existsSync(env) ? /^K8S_VERSION=\$?\{?[A-Z_]*:?-?(v[0-9.]+)/m.exec(readFileSync(env, 'utf8')) : null;
+  return m?.[1] ?? 'v1.36.3';
+}
+
+function openapiPath() {
+  const explicit = argValue('--openapi') ?? process.env.K8S_OPENAPI;
+  if (explicit) return explicit;
+  const version = k8sVersion();
+  // Outside any module so `go` does not touch a go.mod; the module cache is locked by go itself.
+  const cwd = mkdtempSync(path.join(os.tmpdir(), 'gen-crd-'));
+  const out = execFileSync('go', ['mod', 'download', '-json', `k8s.io/kubernetes@${version}`], {
+    cwd, encoding: 'utf8', env: { ...process.env, GOFLAGS: '-mod=mod', GOWORK: 'off', GOTOOLCHAIN: 'local' }, maxBuffer: 1 << 24,
+  });
+  const dir = JSON.parse(out).Dir;
+  if (!dir) throw new Error(`go mod download did not report a Dir for k8s.io/kubernetes@${version}`);
+  return path.join(dir, 'api/openapi-spec/v3/api__v1_openapi.json');
+}
+
+// ------------------------------------------------------------------ upstream schema inlining
+const doc = JSON.parse(readFileSync(openapiPath(), 'utf8'));
+const upstream = doc.components.schemas;
+const refName = (ref) => ref.split('/').pop();
+
+const QUANTITY_PATTERN = '^(\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))(([KMGTPE]i)|[numkMGTPE]|([eE](\\+|-)?(([0-9]+(\\.[0-9]*)?)|(\\.[0-9]+))))?$';
+// Types whose upstream schema is not structural (oneOf) or that we deliberately replace.
+const special = {
+  'io.k8s.apimachinery.pkg.util.intstr.IntOrString': () => ({ anyOf: [{ type: 'integer' }, { type: 'string' }], 'x-kubernetes-int-or-string': true }),
+  'io.k8s.apimachinery.pkg.api.resource.Quantity': () => ({ anyOf: [{ type: 'integer' }, { type: 'string' }], pattern: QUANTITY_PATTERN, 'x-kubernetes-int-or-string': true }),
+  'io.k8s.apimachinery.pkg.apis.meta.v1.Time': () => ({ type: 'string', format: 'date-time' }),
+  'io.k8s.apimachinery.pkg.apis.meta.v1.MicroTime': () => ({ type: 'string', format: 'date-time' }),
+  'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': () => templateMetadata(),
+};
+
+// JSONSchemaProps fields a CRD accepts that we keep from upstream (descriptions are dropped to
+// stay far below the 256 KiB last-applied-configuration annotation limit of client-side apply).
+const KEEP = ['type', 'format', 'enum', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'minItems',
+  'maxItems', 'minProperties', 'maxProperties', 'x-kubernetes-list-type', 'x-kubernetes-list-map-keys', 'x-kubernetes-map-type'];
+const isZero = (v) => v === '' || v === 0 || v === false;
+
+/** Inlines `$ref`/`allOf` recursively into a structural schema (throws on cycles). */
+function inline(node, stack = []) {
+  if (node.$ref || (node.allOf && node.allOf.length === 1 && node.allOf[0].$ref)) {
+    const name = refName(node.$ref ?? node.allOf[0].$ref);
+    if (stack.includes(name)) throw new Error(`recursive schema ${[...stack, name].join(' -> ')}`);
+    const target = special[name] ? special[name]() : inline(upstream[name], [...stack, name]);
+    // Only non-zero scalar defaults carry meaning; `{}`/""/0 defaults just mirror Go zero values
+    // and would materialise noise (or fail validation for objects with required fields).
+    if (node.default !== undefined && typeof node.default !== 'object' && !isZero(node.default)) return { ...target, default: node.default };
+    return target;
+  }
+  if (node.allOf || node.oneOf || node.anyOf) throw new Error(`unsupported composition in upstream schema: ${JSON.stringify(node).slice(0, 200)}`);
+  const out = {};
+  for (const k of KEEP) if (node[k] !== undefined) out[k] = node[k];
+  if (node.default !== undefined && typeof node.default !== 'object' && !isZero(node.default)) out.default = node.default;
+  if (node.properties) {
+    out.type = 'object';
+    out.properties = {};
+    for (const [k, v] of Object.entries(node.properties)) out.properties[k] = inline(v, stack);
+    if (node.required?.length) out.required = [...node.required];
+  }
+  if (node.additionalProperties && typeof node.additionalProperties === 'object') {
+    out.type = 'object';
+    out.additionalProperties = inline(node.additionalProperties, stack);
+  }
+  if (node.items) {
+    out.items = inline(node.items, stack);
+    const keys = node['x-kubernetes-list-map-keys'];
+    if (node['x-kubernetes-list-type'] === 'map' && keys) {
+      // A CRD list-map key must be required or defaulted: keep the zero default for such keys.
+      const item = node.items.$ref || node.items.allOf ? upstream[refName(node.items.$ref ?? node.items.allOf[0].$ref)] : node.items;
+      for (const key of keys) {
+        if (out.items.required?.includes(key) || out.items.properties[key].default !== undefined) continue;
+        const d = item.properties[key]?.default;
+        if (d === undefined) throw new Error(`list-map key ${key} is neither required nor defaulted`);
+        out.items.properties[key] = { ...out.items.properties[key], default: d };
+      }
+    }
+  }
+  if (node.type === 'object' && !node.properties && !node.additionalProperties) out['x-kubernetes-preserve-unknown-fields'] = true;
+  if (!out.type && !out['x-kubernetes-int-or-string']) throw new Error(`schema without type: ${JSON.stringify(node).slice(0, 200)}`);
+  return out;
+}
+const ref = (name) => inline({ $ref: `#/components/schemas/${name}` });
+
+// ------------------------------------------------------------------ small schema helpers
+const str = (extra = {}) => ({ type: 'string', ...extra });
+const int32 = (extra = {}) => ({ type: 'integer', format: 'int32', maximum: 2147483647, ...extra });
+const int64 = (extra = {}) => ({ type: 'integer', format: 'int64', ...extra });
+const bool = () => ({ type: 'boolean' });
+const obj = (properties, extra = {}) => ({ type: 'object', properties, ...extra });
+const stringMap = (extra = {}) => ({ type: 'object', additionalProperties: { type: 'string' }, ...extra });
+const rule = (r, message, extra = {}) => ({ rule: r, ...(message.startsWith('=') ? { messageExpression: message.slice(1) } : { message }), ...extra });
+
+const LABEL_KEY_MAX = 317; // 253 (prefix) + 1 + 63 (name)
+const LABEL_VALUE_MAX = 63;
+const labelMap = () => ({ type: 'object', maxProperties: 64, additionalProperties: { type: 'string', maxLength: LABEL_VALUE_MAX } });
+const DNS_SUBDOMAIN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$';
+const C_IDENTIFIER = '^[A-Za-z_][A-Za-z0-9_]*$';
+// imageapi.SplitImageStreamTag + ValidateImageStreamName: "<stream>:<tag>", stream a path-segment
+// name made of the characters an image repository name may contain.
+const ISTAG_NAME = '^[a-z0-9]+(([._]|__|[-]*)[a-z0-9]+)*:[A-Za-z0-9_.-]*$';
+
+const MAX_CONTAINERS = 64; // CEL cost bound; real pods have a handful
+const MAX_TRIGGERS = 32;
+const MAX_CONTAINER_NAMES = 64;
+const MAX_TAG_IMAGES = 32;
+
+/** Pod template metadata: the parts of ObjectMeta that are meaningful in a template. */
+function templateMetadata() {
+  return obj({
+    name: str({ maxLength: 253 }),
+    generateName: str({ maxLength: 253 }),
+    namespace: str({ maxLength: 63 }),
+    // Distinct from labelMap(): the CEL selector rule is the only reader, bounded by maxProperties.
+    labels: { type: 'object', maxProperties: 256, additionalProperties: { type: 'string', maxLength: LABEL_VALUE_MAX } },
+    annotations: stringMap(),
+    finalizers: { type: 'array', items: str(), 'x-kubernetes-list-type': 'set' },
+    // `oc get -o yaml` exports carry `creationTimestamp: null`; null is pruned, a string is kept.
+    creationTimestamp: str({ format: 'date-time' }),
+  });
+}
+
+/** PodTemplateSpec from upstream, with CEL cost bounds added on the lists our rules iterate. */
+function podTemplate() {
+  const t = ref('io.k8s.api.core.v1.PodTemplateSpec');
+  const spec = t.properties.spec;
+  for (const list of ['containers', 'initContainers']) {
+    spec.properties[list].maxItems = MAX_CONTAINERS;
+    spec.properties[list].items.properties.name.maxLength = 63;
+  }
+  t.required = ['spec'];
+  return t;
+}
+
+/** EnvVar from upstream, with OpenShift's C-identifier rule for hook and custom-strategy env. */
+function cIdentifierEnv() {
+  const env = ref('io.k8s.api.core.v1.EnvVar');
+  env.properties.name = { ...env.properties.name, minLength: 1, pattern: C_IDENTIFIER };
+  return {
+    type: 'array', items: env, maxItems: 256,
+    'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'],
+  };
+}
+
+const objectReference = () => ref('io.k8s.api.core.v1.ObjectReference');
+
+function lifecycleHook() {
+  const to = objectReference();
+  to.required = ['name'];
+  to['x-kubernetes-validations'] = [rule("has(self.kind) && self.kind == 'ImageStreamTag'", "Must be 'ImageStreamTag'", { fieldPath: '.kind', reason: 'FieldValueInvalid' })];
+  return obj({
+    failurePolicy: str({ enum: ['Abort', 'Retry', 'Ignore'] }),
+    execNewPod: obj({
+      command: { type: 'array', items: str(), minItems: 1 },
+      env: cIdentifierEnv(),
+      containerName: str({ maxLength: 63 }),
+      volumes: { type: 'array', items: str({ minLength: 1 }) },
+    }, { required: ['command'] }),
+    tagImages: {
+      type: 'array', maxItems: MAX_TAG_IMAGES,
+      items: obj({ containerName: str({ maxLength: 63 }), to }, { required: ['to'] }),
+    },
+  }, {
+    required: ['failurePolicy'],
+    'x-kubernetes-validations': [
+      rule("!(has(self.execNewPod) && has(self.tagImages) && size(self.tagImages) > 0)", "only one of 'execNewPod' or 'tagImages' may be specified"),
+      rule('has(self.execNewPod) || (has(self.tagImages) && size(self.tagImages) > 0)', 'One of execNewPod or tagImages must be specified'),
+    ],
+  });
+}
+
+const intOrPercent = (extraRules = []) => ({
+  anyOf: [{ type: 'integer' }, { type: 'string' }],
+  'x-kubernetes-int-or-string': true,
+  maxLength: 16,
+  'x-kubernetes-validations': [
+    rule("type(self) == int ? self >= 0 : self.matches('^[0-9]+%$')", 'value should be int(5) or percentage(5%), and must be non-negative'),
+    ...extraRules,
+  ],
+});
+
+// A value is "zero" the way OpenShift's getIntOrPercentValue sees it: 0 or "0%".
+const isZeroIntOrPercent = (x) => `(type(${x}) == int ? ${x} == 0 : ${x}.matches('^0+%$'))`;
+
+function strategy() {
+  const resources = ref('io.k8s.api.core.v1.ResourceRequirements');
+  // The deadline rule mirrors validation.go after OpenShift's defaulting: a Rolling (Recreate)
+  // strategy always has rollingParams (recreateParams), whose timeoutSeconds defaults to 600.
+  const timeout = "has(self.rollingParams) ? self.rollingParams.?timeoutSeconds.orValue(600) : "
+    + "(self.type == 'Rolling' ? 600 : (has(self.recreateParams) ? self.recreateParams.?timeoutSeconds.orValue(600) : "
+    + "(self.type == 'Recreate' ? 600 : 0)))";
+  return obj({
+    type: str({
+      default: 'Rolling',
+      maxLength: 64,
+      'x-kubernetes-validations': [rule("self in ['Rolling', 'Recreate', 'Custom']",
+        'unsupported strategy type, use "Custom" instead and specify your own strategy')],
+    }),
+    customParams: obj({
+      image: str(),
+      environment: cIdentifierEnv(),
+      command: { type: 'array', items: str() },
+    }),
+    recreateParams: obj({
+      timeoutSeconds: int64({ minimum: 1, default: 600 }),
+      pre: lifecycleHook(), mid: lifecycleHook(), post: lifecycleHook(),
+    }),
+    rollingParams: obj({
+      updatePeriodSeconds: int64({ minimum: 1, default: 1 }),
+      intervalSeconds: int64({ minimum: 1, default: 1 }),
+      timeoutSeconds: int64({ minimum: 1, default: 600 }),
+      maxUnavailable: intOrPercent([
+        rule("type(self) == int || !self.matches('^[0-9]+%$') || self.matches('^0*([0-9]{1,2}|100)%$')",
+          'should not be more than 100%'),
+      ]),
+      maxSurge: intOrPercent(),
+      pre: lifecycleHook(), post: lifecycleHook(),
+    }, {
+      'x-kubernetes-validations': [
+        rule(`!(has(self.maxSurge) && has(self.maxUnavailable)) || !(${isZeroIntOrPercent('self.maxSurge')} && ${isZeroIntOrPercent('self.maxUnavailable')})`,
+          'cannot be 0 when maxSurge is 0 as well', { fieldPath: '.maxUnavailable', reason: 'FieldValueInvalid' }),
+      ],
+    }),
+    resources,
+    labels: { ...labelMap(), additionalProperties: { type: 'string', maxLength: LABEL_VALUE_MAX } },
+    annotations: stringMap(),
+    activeDeadlineSeconds: int64({ minimum: 0, default: 21600 }),
+  }, {
+    'x-kubernetes-validations': [
+      rule("self.type != 'Custom' || has(self.customParams)",
+        'customParams are required for the Custom strategy', { fieldPath: '.customParams', reason: 'FieldValueRequired' }),
+      rule(`!has(self.activeDeadlineSeconds) || cel.bind(t, ${timeout}, t == 0 || self.activeDeadlineSeconds > t)`,
+        `='activeDeadlineSeconds must be greater than timeoutSeconds (' + string(${timeout}) + 's)'`,
+        { fieldPath: '.activeDeadlineSeconds', reason: 'FieldValueInvalid' }),
+    ],
+  });
+}
+
+function trigger() {
+  const from = objectReference();
+  from.required = ['name'];
+  from.properties.kind = { ...from.properties.kind, default: 'ImageStreamTag' };
+  from.properties.name = { ...from.properties.name, maxLength: 512 };
+  from.properties.namespace = { ...from.properties.namespace, maxLength: 253 };
+  from['x-kubernetes-validations'] = [
+    rule("self.kind == 'ImageStreamTag'", 'kind must be an ImageStreamTag', { fieldPath: '.kind', reason: 'FieldValueInvalid' }),
+    rule(`self.name.matches('${ISTAG_NAME}')`, 'must be in the form of <name>:<tag>', { fieldPath: '.name', reason: 'FieldValueInvalid' }),
+    rule(`!has(self.namespace) || size(self.namespace) == 0 || self.namespace.matches('${DNS_SUBDOMAIN}')`, 'namespace must be a valid subdomain', { fieldPath: '.namespace', reason: 'FieldValueInvalid' }),
+  ];
+  return obj({
+    type: str({ enum: ['ConfigChange', 'ImageChange'] }),
+    imageChangeParams: obj({
+      automatic: bool(),
+      containerNames: { type: 'array', maxItems: MAX_CONTAINER_NAMES, items: str({ maxLength: 63 }) },
+      from,
+      lastTriggeredImage: str(),
+    }, { required: ['from'] }),
+  }, {
+    required: ['type'],
+    'x-kubernetes-validations': [
+      rule("self.type != 'ImageChange' || has(self.imageChangeParams)",
+        'required for an ImageChange trigger', { fieldPath: '.imageChangeParams', reason: 'FieldValueRequired' }),
+      rule("self.type != 'ImageChange' || !has(self.imageChangeParams) || (has(self.imageChangeParams.containerNames) && size(self.imageChangeParams.containerNames) > 0)",
+        'at least one container name is required', { fieldPath: '.imageChangeParams.containerNames', reason: 'FieldValueRequired' }),
+    ],
+  });
+}
+
+// Hook points in OpenShift order; `containerName` may be omitted only when the template has exactly
+// one container (the controller then defaults it, as openshift-apiserver's defaulting does).
+const HOOKS = [['recreateParams', 'pre'], ['recreateParams', 'mid'], ['recreateParams', 'post'], ['rollingParams', 'pre'], ['rollingParams', 'post']];
+
+function hookRules() {
+  const out = [];
+  const containers = 'self.template.spec.containers';
+  const single = `size(${containers}) == 1`;
+  const named = (n) => `(${containers}.exists(c, c.name == ${n}) || (has(self.template.spec.initContainers) && self.template.spec.initContainers.exists(c, c.name == ${n})))`;
+  for (const [params, point] of HOOKS) {
+    const p = `self.strategy.${params}.${point}`;
+    const present = `has(self.template) && has(self.template.spec) && has(self.strategy) && has(self.strategy.${params}) && has(${p})`;
+    out.push(rule(`!(${present} && has(${p}.execNewPod)) || (has(${p}.execNewPod.containerName) && size(${p}.execNewPod.containerName) > 0) || ${single}`,
+      'may be omitted only when the template has exactly one container',
+      { fieldPath: `.strategy.${params}.${point}.execNewPod.containerName`, reason: 'FieldValueRequired' }));
+    out.push(rule(`!(${present} && has(${p}.tagImages)) || ${p}.tagImages.all(t, (has(t.containerName) && size(t.containerName) > 0) ? ${named('t.containerName')} : ${single})`,
+      'every containerName must name a container or init container of the template (may be omitted only with exactly one container)',
+      { fieldPath: `.strategy.${params}.${point}.tagImages`, reason: 'FieldValueInvalid' }));
+  }
+  return out;
+}
+
+function specRules() {
+  const tmpl = 'has(self.template) && has(self.template.spec)';
+  const labels = 'self.template.metadata.labels';
+  const hasLabels = `has(self.template) && has(self.template.metadata) && has(${labels})`;
+  const minReadyTimeout = "(has(self.strategy) && has(self.strategy.rollingParams) && has(self.strategy.rollingParams.timeoutSeconds)) ? self.strategy.rollingParams.timeoutSeconds : "
+    + '((has(self.strategy) && has(self.strategy.recreateParams) && has(self.strategy.recreateParams.timeoutSeconds)) ? self.strategy.recreateParams.timeoutSeconds : 600)';
+  const imageTriggered = (c) => `(has(self.triggers) && self.triggers.exists(t, t.type == 'ImageChange' && has(t.imageChangeParams) && has(t.imageChangeParams.containerNames) && ${c}.name in t.imageChangeParams.containerNames))`;
+  return [
+    rule(`(has(self.selector) && size(self.selector) > 0) || (${hasLabels} && size(${labels}) > 0)`,
+      'selector cannot be empty (it defaults to spec.template.metadata.labels, which are empty as well)',
+      { fieldPath: '.selector', reason: 'FieldValueRequired' }),
+    rule(`!has(self.selector) || !has(self.template) || self.selector.all(k, ${hasLabels} && k in ${labels} && ${labels}[k] == self.selector[k])`,
+      '`selector` does not match template `labels`',
+      { fieldPath: '.template.metadata.labels', reason: 'FieldValueInvalid' }),
+    rule(`!(${tmpl}) || !has(self.template.spec.restartPolicy) || self.template.spec.restartPolicy == 'Always'`,
+      'Unsupported value: only "Always" is supported',
+      { fieldPath: '.template.spec.restartPolicy', reason: 'FieldValueInvalid' }),
+    rule(`!has(self.minReadySeconds) || cel.bind(t, ${minReadyTimeout}, t <= 0 || self.minReadySeconds < t)`,
+      `='must be less than the deployment timeout (' + string(${minReadyTimeout}) + 's)'`,
+      { fieldPath: '.minReadySeconds', reason: 'FieldValueInvalid' }),
+    rule('!has(self.minReadySeconds) || !has(self.strategy) || !has(self.strategy.activeDeadlineSeconds) || self.minReadySeconds < self.strategy.activeDeadlineSeconds',
+      "='must be less than activeDeadlineSeconds (' + string(self.strategy.activeDeadlineSeconds) + 's - used by the deployer pod)'",
+      { fieldPath: '.minReadySeconds', reason: 'FieldValueInvalid' }),
+    rule(`!(${tmpl}) || self.template.spec.containers.all(c, (has(c.image) && size(c.image) > 0) || ${imageTriggered('c')})`,
+      'every container needs an image (it may be empty only for a container named in an ImageChange trigger\'s containerNames)',
+      { fieldPath: '.template.spec.containers', reason: 'FieldValueRequired' }),
+    rule(`!(${tmpl}) || !has(self.template.spec.initContainers) || self.template.spec.initContainers.all(c, has(c.image) && size(c.image) > 0)`,
+      'every init container needs an image',
+      { fieldPath: '.template.spec.initContainers', reason: 'FieldValueRequired' }),
+    ...hookRules(),
+  ];
+}
+
+function spec() {
+  return obj({
+    strategy: { ...strategy(), default: {} },
+    minReadySeconds: int32({ minimum: 0 }),
+    // nil -> [ConfigChange] exactly like openshift-apiserver; an explicit [] is kept (manual only).
+    triggers: { type: 'array', maxItems: MAX_TRIGGERS, items: trigger(), default: [{ type: 'ConfigChange' }] },
+    replicas: int32({ minimum: 0 }),
+    revisionHistoryLimit: int32({ minimum: 0, default: 10 }),
+    test: bool(),
+    paused: bool(),
+    selector: labelMap(),
+    template: podTemplate(),
+  }, { required: ['template'], 'x-kubernetes-validations': specRules() });
+}
+
+function status() {
+  const nonNeg = () => int32({ minimum: 0 });
+  const causeRef = objectReference();
+  return obj({
+    latestVersion: int64({
+      minimum: 0,
+      'x-kubernetes-validations': [
+        rule('self >= oldSelf', 'latestVersion cannot be decremented'),
+        rule('self <= oldSelf + 1', 'latestVersion can only be incremented by 1'),
+      ],
+    }),
+    observedGeneration: int64({ minimum: 0, 'x-kubernetes-validations': [rule('self >= oldSelf', 'observedGeneration cannot be decremented')] }),
+    replicas: nonNeg(),
+    updatedReplicas: nonNeg(),
+    availableReplicas: nonNeg(),
+    unavailableReplicas: nonNeg(),
+    readyReplicas: nonNeg(),
+    details: obj({
+      message: str(),
+      causes: { type: 'array', items: obj({ type: str(), imageTrigger: obj({ from: causeRef }) }, { required: ['type'] }), 'x-kubernetes-list-type': 'atomic' },
+    }),
+    conditions: {
+      type: 'array',
+      'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['type'],
+      items: obj({
+        type: str(),
+        status: str({ enum: ['True', 'False', 'Unknown'] }),
+        lastUpdateTime: str({ format: 'date-time' }),
+        lastTransitionTime: str({ format: 'date-time' }),
+        reason: str(),
+        message: str(),
+      }, { required: ['type', 'status'] }),
+    },
+    selector: str(),
+    lastInstantiateRequest: obj({
+      id: str(),
+      outcome: str({ enum: ['Triggered', 'NotTriggered', 'Rejected'] }),
+      message: str(),
+      latestVersion: int64({ minimum: 0 }),
+      time: str({ format: 'date-time' }),
+    }, { required: ['id', 'outcome', 'latestVersion', 'time'] }),
+  });
+}
+
+const crd = {
+  apiVersion: 'apiextensions.k8s.io/v1',
+  kind: 'CustomResourceDefinition',
+  metadata: { name: 'deploymentconfigs.apps.openshift.io' },
+  spec: {
+    group: 'apps.openshift.io',
+    scope: 'Namespaced',
+    names: { plural: 'deploymentconfigs', singular: 'deploymentconfig', kind: 'DeploymentConfig', listKind: 'DeploymentConfigList', shortNames: ['dc'], categories: ['all'] },
+    versions: [{
+      name: 'v1',
+      served: true,
+      storage: true,
+      subresources: { status: {}, scale: { specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' } },
+      additionalPrinterColumns: [
+        { name: 'Revision', type: 'integer', jsonPath: '.status.latestVersion', description: 'status.latestVersion' },
+        { name: 'Desired', type: 'integer', jsonPath: '.spec.replicas', description: 'spec.replicas' },
+        { name: 'Current', type: 'integer', jsonPath: '.status.updatedReplicas', description: 'status.updatedReplicas (replicas of the latest RC)' },
+        { name: 'Triggered By', type: 'string', jsonPath: '.spec.triggers[*].type', description: 'Trigger types (oc prints config/image(<istag>) instead)' },
+        { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+      ],
+      schema: { openAPIV3Schema: obj({ apiVersion: str(), kind: str(), metadata: { type: 'object' }, spec: spec(), status: status() }, { required: ['spec'] }) },
+    }],
+  },
+};
+
+// ------------------------------------------------------------------ YAML emitter
+// Plain scalars only for strings that cannot be misread; everything else is JSON-quoted (valid YAML).
+const PLAIN = /^[A-Za-z_/][A-Za-z0-9_./-]*$/;
+const RESERVED = /^(true|false|null|yes|no|on|off|y|n|~)$/i;
+const scalar = (v) => (typeof v === 'string' ? (PLAIN.test(v) && !RESERVED.test(v) ? v : JSON.stringify(v)) : JSON.stringify(v));
+function emit(v, indent = '') {
+  if (Array.isArray(v)) {
+    if (v.length === 0) return ' []';
+    return v.map((x) => {
+      if (x !== null && typeof x === 'object' && Object.keys(x).length > 0) {
+        const body = emit(x, `${indent}  `).replace(/^\n\s*/, '');
+        return `\n${indent}- ${body}`;
+      }
+      return `\n${indent}-${emit(x, `${indent}  `)}`;
+    }).join('');
+  }
+  if (v !== null && typeof v === 'object') {
+    const entries = Object.entries(v);
+    if (entries.length === 0) return ' {}';
+    return entries.map(([k, x]) => `\n${indent}${scalar(k)}:${emit(x, `${indent}  `)}`).join('');
+  }
+  return ` ${scalar(v)}`;
+}
+
+const header = '# Generated by hack/gen-crd.mjs from the Kubernetes OpenAPI document; do not edit by hand.\n';
+const yaml = `${header}---${emit(crd)}\n`;
+const json = JSON.stringify(crd);
+if (args.includes('--check')) {
+  const current = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
+  if (current !== yaml) { console.error(`${path.relative(repo, outFile)} is stale: run node hack/gen-crd.mjs`); process.exit(1); }
+} else {
+  writeFileSync(outFile, yaml);
+}
+console.error(`${path.relative(repo, outFile)}: ${yaml.length} bytes YAML, ${json.length} bytes JSON (client-side apply stores the JSON in an annotation; limit 262144)`);

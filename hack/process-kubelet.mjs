@@ -1,0 +1,419 @@
+#!/usr/bin/env node
+// The process kubelet: TEST INFRASTRUCTURE for hack/local-cluster.sh, never shipped.
+// kwok fakes ordinary pods but leaves alone pods labelled openshift.io/deployer-pod-for.name
+// (deployer and lifecycle-hook pods). This program runs those pods' first container as a local
+// process group and reports pod status as a kubelet would. See docs/process-kubelet.md.
+//
+//   env KUBECONFIG=<run dir>/admin.kubeconfig LOCAL_CLUSTER_DIR=<run dir> node hack/process-kubelet.mjs
+import { spawn } from 'node:child_process';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, fstatSync } from 'node:fs';
+import { constants as osConstants } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ApiException, CoreV1Api, KubeConfig, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
+import * as lib from './process-kubelet/lib.mjs';
+
+const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const runDir = path.resolve(process.env.LOCAL_CLUSTER_DIR ?? path.join(repoDir, '.local-cluster'));
+const dcctlPath = path.join(repoDir, 'bin/dcctl.js');
+const shimDir = path.join(runDir, 'process-kubelet-bin');
+const logDir = path.join(runDir, 'pod-logs');
+const scratchRoot = path.join(runDir, 'pod-scratch');
+
+const log = (msg) => process.stdout.write(`${lib.logLine(new Date(), msg)}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const codeOf = (err) => (err instanceof ApiException ? err.code : undefined);
+function errText(err) {
+  if (err instanceof ApiException) {
+    try {
+      return `${err.code}: ${JSON.parse(err.body).message}`;
+    } catch {
+      return `HTTP ${err.code}`;
+    }
+  }
+  return err?.message ?? String(err);
+}
+
+const kc = new KubeConfig();
+if (!process.env.KUBECONFIG) {
+  log('KUBECONFIG is not set; refusing to guess a cluster');
+  process.exit(2);
+}
+kc.loadFromFile(process.env.KUBECONFIG);
+const core = kc.makeApiClient(CoreV1Api);
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+/** uid → PodRun for every pod this process has taken on (kept after it finishes). */
+const runs = new Map();
+let shuttingDown = false;
+
+class PodRun {
+  constructor(pod) {
+    this.pod = pod;
+    this.key = `${pod.metadata.namespace}/${pod.metadata.name}`;
+    this.file = `${pod.metadata.namespace}_${pod.metadata.name}`;
+    this.child = undefined;
+    this.stopReason = undefined; // 'deleted' | 'deadline' | 'shutdown'
+    this.wake = () => {};
+    this.timers = [];
+    this.finished = false;
+    this.patching = Promise.resolve(true);
+  }
+
+  /** Stops the pod: SIGTERM to the process group, SIGKILL after `graceSec`. */
+  stop(reason, graceSec) {
+    if (this.finished || this.stopReason) return;
+    this.stopReason = reason;
+    this.wake();
+    const child = this.child;
+    if (!child) return;
+    log(`${this.key}: ${reason}; SIGTERM to process group ${child.pid} (SIGKILL after ${graceSec}s)`);
+    killGroup(child, 'SIGTERM');
+    this.timers.push(setTimeout(() => killGroup(child, 'SIGKILL'), graceSec * 1000));
+  }
+}
+
+/** Signals the group of a child we spawned, only while that child has not been reaped. */
+function killGroup(child, signal) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // already gone
+  }
+}
+
+/** Merge-patches pods/status; one request at a time per pod, so a late "Running" never wins. */
+function patchStatus(run, body) {
+  run.patching = run.patching.then(() => sendStatus(run, body));
+  return run.patching;
+}
+
+async function sendStatus(run, body) {
+  const { namespace, name } = run.pod.metadata;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      run.pod = await core.patchNamespacedPodStatus({ name, namespace, body }, mergePatch);
+      return true;
+    } catch (err) {
+      if (codeOf(err) === 404) {
+        log(`${run.key}: pod is gone; stopping it`);
+        run.stop('deleted', 0);
+        return false;
+      }
+      if (attempt >= 5 || shuttingDown) {
+        log(`${run.key}: status update failed, giving up: ${errText(err)}`);
+        return false;
+      }
+      await sleep(500 * 2 ** attempt);
+    }
+  }
+}
+
+async function serviceAccountKubeconfig(run, dir) {
+  const pod = run.pod;
+  const sa = lib.serviceAccountOf(pod);
+  const { namespace } = pod.metadata;
+  let token;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const tr = await core.createNamespacedServiceAccountToken({ name: sa, namespace, body: lib.tokenRequestBody(pod) });
+      token = tr.status.token;
+      break;
+    } catch (err) {
+      // The namespace's service accounts may still be on their way; then give up clearly.
+      if (attempt >= 10 || run.stopReason || ![404, 429, 500, 503].includes(codeOf(err) ?? 500)) {
+        throw new Error(`cannot get a token for service account ${namespace}/${sa}: ${errText(err)}`);
+      }
+      await sleep(1000);
+    }
+  }
+  const cluster = kc.getCurrentCluster();
+  const caData = cluster.caData ?? (cluster.caFile ? readFileSync(cluster.caFile).toString('base64') : undefined);
+  const file = path.join(dir, 'kubeconfig');
+  writeFileSync(file, lib.podKubeconfig({ server: cluster.server, caData, insecure: cluster.skipTLSVerify, token, namespace }), { mode: 0o600 });
+  return file;
+}
+
+async function readRefValues(namespace, refs) {
+  const values = new Map();
+  for (const ref of refs) {
+    try {
+      if (ref.kind === 'configmap') {
+        const cm = await core.readNamespacedConfigMap({ name: ref.name, namespace });
+        const v = cm.data?.[ref.key];
+        if (v !== undefined) values.set(lib.refKey(ref.kind, ref.name, ref.key), v);
+      } else {
+        const s = await core.readNamespacedSecret({ name: ref.name, namespace });
+        const v = s.data?.[ref.key];
+        if (v !== undefined) values.set(lib.refKey(ref.kind, ref.name, ref.key), Buffer.from(v, 'base64').toString('utf8'));
+      }
+    } catch (err) {
+      if (codeOf(err) !== 404) throw err;
+    }
+  }
+  return values;
+}
+
+/** Scratch dir, kubeconfig, environment and argv of the pod, or throws with the reason. */
+async function prepare(run) {
+  const pod = run.pod;
+  const container = pod.spec.containers[0];
+  const scratch = path.join(scratchRoot, run.file);
+  rmSync(scratch, { recursive: true, force: true });
+  mkdirSync(scratch, { recursive: true });
+  const kubeconfig = await serviceAccountKubeconfig(run, scratch);
+  const base = lib.baseEnv({
+    shimDir,
+    nodeDir: path.dirname(process.execPath),
+    hostPath: process.env.PATH,
+    home: scratch,
+    podName: pod.metadata.name,
+    kubeconfig,
+  });
+  const refValues = await readRefValues(pod.metadata.namespace, lib.envRefs(container));
+  const resolved = lib.resolveEnv(container, pod, { base, refValues });
+  if (resolved.error) throw new Error(resolved.error);
+  for (const s of resolved.skipped) log(`${run.key}: env ${s}`);
+  // The pod's own KUBECONFIG would point at a path inside its image; it gets the SA's.
+  const env = { ...resolved.env, KUBECONFIG: kubeconfig };
+  const cmd = lib.commandFor(container, { nodePath: process.execPath, dcctlPath, shimDir, env });
+  if (cmd.error) throw new Error(cmd.error);
+  return { scratch, env, argv: cmd.argv };
+}
+
+/** Spawns one attempt; resolves with its terminated state once the process exits. */
+function runAttempt(run, { scratch, env, argv }, onStart) {
+  const container = run.pod.spec.containers[0];
+  const logFile = path.join(logDir, `${run.file}.log`);
+  const fd = openSync(logFile, 'a');
+  const offset = fstatSync(fd).size;
+  const startedAt = new Date();
+  return new Promise((resolve) => {
+    const finish = (exitCode, signal, pid, reason, extra) => {
+      closeSync(fd);
+      resolve(
+        lib.terminatedState({ container, pid, exitCode, signal, startedAt, finishedAt: new Date(), output: readTail(logFile, offset, extra), reason }),
+      );
+    };
+    let child;
+    try {
+      child = spawn(argv[0], argv.slice(1), { cwd: scratch, env, detached: true, stdio: ['ignore', fd, fd] });
+    } catch (err) {
+      finish(128, undefined, undefined, 'StartError', `failed to start ${argv[0]}: ${err.message}`);
+      return;
+    }
+    child.once('error', (err) => {
+      if (child.pid === undefined) finish(128, undefined, undefined, 'StartError', `failed to start ${argv[0]}: ${err.message}`);
+    });
+    if (child.pid === undefined) return;
+    run.child = child;
+    log(`${run.key}: started pid ${child.pid}: ${JSON.stringify(argv)}`);
+    onStart(child.pid, startedAt);
+    child.once('exit', (code, signal) => {
+      // As in a container: once the main process ends, nothing it left behind keeps running.
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // the group is empty
+      }
+      run.child = undefined;
+      const exitCode = lib.exitCodeOf(code, signal, osConstants.signals);
+      log(`${run.key}: pid ${child.pid} exited with ${signal ?? exitCode}`);
+      finish(exitCode, signal ?? undefined, child.pid);
+    });
+  });
+}
+
+function readTail(file, offset, extra) {
+  try {
+    const size = statSync(file).size;
+    const start = Math.max(offset, size - 1024);
+    const buf = Buffer.alloc(size - start);
+    const fd = openSync(file, 'r');
+    readSync(fd, buf, 0, buf.length, start);
+    closeSync(fd);
+    return extra ? Buffer.concat([buf, Buffer.from(`${extra}\n`)]) : buf;
+  } catch {
+    return Buffer.from(extra ?? '');
+  }
+}
+
+/** Runs a bound Pending pod to completion (or until it is stopped). */
+async function runPod(run) {
+  const pod = run.pod;
+  const startTime = pod.status?.startTime ? new Date(pod.status.startTime) : new Date();
+  const container = pod.spec.containers[0];
+  const restarts = ['OnFailure', 'Always'].includes(pod.spec.restartPolicy);
+  let restartCount = 0;
+  let lastTerminated;
+  let reported = false;
+  const fail = (extra) => {
+    reported = true;
+    return patchStatus(run, lib.finishedStatus(run.pod, { startTime, now: new Date(), restartCount, lastTerminated, ...extra }));
+  };
+
+  const remaining = lib.deadlineRemainingMs(pod, startTime, new Date());
+  if (remaining !== Infinity) {
+    run.timers.push(setTimeout(() => run.stop('deadline', lib.killGraceSeconds(run.pod)), Math.max(0, Math.min(remaining, 2 ** 31 - 1))));
+  }
+  log(`${run.key}: taking the pod (container ${container.name}, restartPolicy ${pod.spec.restartPolicy ?? 'Always'})`);
+  let prepared;
+  try {
+    prepared = await prepare(run);
+  } catch (err) {
+    if (!run.stopReason) {
+      log(`${run.key}: cannot start: ${err.message}`);
+      await fail({ reason: 'CreateContainerConfigError', message: err.message });
+    }
+  }
+  while (prepared && !run.stopReason) {
+    const terminated = await runAttempt(run, prepared, (pid, startedAt) => {
+      void patchStatus(run, lib.runningStatus(run.pod, { startTime, now: new Date(), pid, startedAt, restartCount, lastTerminated }));
+    });
+    if (run.stopReason) {
+      if (run.stopReason === 'deadline') {
+        log(`${run.key}: deadline exceeded`);
+        await fail({ terminated, reason: lib.DeadlineReason, message: lib.DeadlineMessage });
+      }
+      break;
+    }
+    if (terminated.exitCode === 0 || !restarts) {
+      log(`${run.key}: ${terminated.exitCode === 0 ? 'Succeeded' : 'Failed'}`);
+      await fail({ terminated });
+      break;
+    }
+    restartCount++;
+    lastTerminated = terminated;
+    const delayMs = lib.restartBackoffMs(restartCount);
+    log(`${run.key}: restart #${restartCount} in ${delayMs} ms`);
+    await patchStatus(run, lib.backoffStatus(run.pod, { startTime, now: new Date(), restartCount, lastTerminated, delayMs }));
+    await new Promise((r) => {
+      const t = setTimeout(r, delayMs);
+      run.wake = () => {
+        clearTimeout(t);
+        r();
+      };
+    });
+  }
+  if (run.stopReason === 'deadline' && !reported) {
+    // The deadline passed before the first or between two processes: nothing ran to kill.
+    log(`${run.key}: deadline exceeded`);
+    await fail({ reason: lib.DeadlineReason, message: lib.DeadlineMessage });
+  }
+  run.finished = true;
+  for (const t of run.timers) clearTimeout(t);
+  if (run.stopReason && run.stopReason !== 'deadline') log(`${run.key}: stopped (${run.stopReason})`);
+}
+
+function onPod(type, pod) {
+  if (!pod?.metadata?.uid || !pod.spec?.containers?.length) return;
+  const run = runs.get(pod.metadata.uid);
+  if (type === 'DELETED' || pod.metadata.deletionTimestamp) {
+    if (run && !run.finished) {
+      run.pod = pod;
+      run.stop('deleted', lib.killGraceSeconds(pod));
+    }
+    return;
+  }
+  if (run) return;
+  if (shuttingDown) return;
+  const action = lib.podAction(pod, runs);
+  if (action === 'start') {
+    const r = new PodRun(pod);
+    runs.set(pod.metadata.uid, r);
+    runPod(r).catch((err) => log(`${r.key}: internal error: ${err.stack ?? err}`));
+  } else if (action === 'orphaned') {
+    const r = new PodRun(pod);
+    r.finished = true;
+    runs.set(pod.metadata.uid, r);
+    log(`${r.key}: Running without a process here; failing it`);
+    const now = new Date();
+    void patchStatus(r, lib.finishedStatus(pod, { startTime: pod.status?.startTime ?? now, now, message: lib.RestartedMessage }));
+  }
+}
+
+/** List, then watch from the list's resourceVersion; relist after 410; back off on errors. */
+async function watchLoop() {
+  const selector = lib.DeployerPodLabel;
+  const watch = new Watch(kc);
+  let rv;
+  let backoff = 1000;
+  while (!shuttingDown) {
+    const began = Date.now();
+    try {
+      if (!rv) {
+        const list = await core.listPodForAllNamespaces({ labelSelector: selector });
+        rv = list.metadata.resourceVersion;
+        log(`listed ${list.items.length} pod(s) at resourceVersion ${rv}`);
+        const seen = new Set(list.items.map((p) => p.metadata.uid));
+        // A pod that vanished while we were not watching: kill what it left running.
+        for (const [uid, run] of runs) if (!seen.has(uid) && !run.finished) run.stop('deleted', 0);
+        for (const pod of list.items) onPod('ADDED', JSON.parse(JSON.stringify(pod)));
+      }
+      await new Promise((resolve, reject) => {
+        let controller;
+        watch
+          .watch(
+            '/api/v1/pods',
+            { labelSelector: selector, resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds: 300 },
+            (type, obj) => {
+              if (type === 'ERROR') {
+                if (obj?.code === 410) rv = undefined;
+                controller?.abort();
+                reject(new Error(`watch error ${obj?.code}: ${obj?.message}`));
+                return;
+              }
+              if (obj?.metadata?.resourceVersion) rv = obj.metadata.resourceVersion;
+              backoff = 1000;
+              if (type !== 'BOOKMARK') onPod(type, obj);
+            },
+            (err) => (err ? reject(err) : resolve()),
+          )
+          .then((c) => {
+            controller = c;
+            stopWatch = () => c.abort();
+          }, reject);
+      });
+    } catch (err) {
+      if (shuttingDown) break;
+      if (err?.statusCode === 410 || codeOf(err) === 410) rv = undefined;
+      log(`watch: ${errText(err)}; retrying in ${backoff} ms`);
+      await sleep(backoff);
+      backoff = Math.min(backoff * 2, 30_000);
+      continue;
+    }
+    // A clean close is normal (timeoutSeconds); never reconnect in a tight loop.
+    if (Date.now() - began < 1000) await sleep(1000);
+  }
+}
+let stopWatch = () => {};
+
+function shutdown(signal) {
+  if (shuttingDown) return;
+  shuttingDown = true;
+  stopWatch();
+  const live = [...runs.values()].filter((r) => !r.finished);
+  log(`${signal}: stopping ${live.length} pod process(es) and exiting`);
+  for (const r of live) r.stop('shutdown', 3);
+  const check = setInterval(() => {
+    if ([...runs.values()].every((r) => !r.child)) process.exit(0);
+  }, 100);
+  setTimeout(() => {
+    clearInterval(check);
+    process.exit(0);
+  }, 4000);
+}
+
+process.on('SIGTERM', () => shutdown('SIGTERM'));
+process.on('SIGINT', () => shutdown('SIGINT'));
+process.on('unhandledRejection', (err) => log(`unhandled rejection: ${err?.stack ?? err}`));
+
+mkdirSync(logDir, { recursive: true });
+mkdirSync(scratchRoot, { recursive: true });
+mkdirSync(shimDir, { recursive: true });
+for (const [name, text] of Object.entries(lib.shimScripts({ nodePath: process.execPath, dcctlPath }))) {
+  writeFileSync(path.join(shimDir, name), text, { mode: 0o755 });
+}
+log(`process kubelet started (pid ${process.pid}); cluster ${kc.getCurrentCluster()?.server}; run dir ${runDir}`);
+await watchLoop();

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# `npm start`: run the controllers against the current kubeconfig; when there is none (or it does
+# not answer), build and start the local control plane from hack/ and run against that.
+set -euo pipefail
+REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$REPO_DIR"
+[ -d node_modules ] || npm ci
+npm run --silent build
+
+started_here=0
+cluster_answers() { kubectl version --request-timeout=5s >/dev/null 2>&1; }
+if [ -n "${KUBECONFIG:-}" ] || [ -f "$HOME/.kube/config" ]; then
+  if cluster_answers; then
+    echo "[start] using the current kubeconfig ($(kubectl config current-context 2>/dev/null || echo default))" >&2
+  else
+    echo "[start] the current kubeconfig does not answer; using the local control plane instead" >&2
+    unset KUBECONFIG; NEED_LOCAL=1
+  fi
+else
+  NEED_LOCAL=1
+fi
+if [ "${NEED_LOCAL:-0}" = 1 ]; then
+  bash hack/local-cluster.sh install
+  if ! bash hack/local-cluster.sh status >/dev/null 2>&1; then started_here=1; fi
+  eval "$(bash hack/local-cluster.sh up)"
+  export KUBECONFIG
+  echo "[start] local control plane is up. In another shell:  $(bash hack/local-cluster.sh env)" >&2
+  echo "[start] then e.g.  kubectl apply -f examples/rolling-with-hooks.yaml && node bin/dcctl.js rollout status dc/web" >&2
+fi
+kubectl apply --server-side --force-conflicts -f crds/ >/dev/null
+kubectl wait --for=condition=Established --timeout=60s -f crds/ >/dev/null
+
+cleanup() { [ "$started_here" = 1 ] && bash hack/local-cluster.sh down; }
+trap cleanup EXIT
+set +e
+node bin/dcctl.js controller --leader-elect=false --log-format="${LOG_FORMAT:-pretty}" "$@"

@@ -1,0 +1,183 @@
+/**
+ * Entry point of `dcctl` and the kubectl plugin `kubectl dc`. `main` never exits the process:
+ * it returns the exit code, so bin/ shims set `process.exitCode` and tests call it directly with
+ * fakes injected through `CliDeps`.
+ */
+import yargs from 'yargs';
+import type { Argv, ArgumentsCamelCase } from 'yargs';
+import { makeKubeContext } from './context.js';
+import { CliError, exitCodeFor, formatError } from './errors.js';
+import { parseCommand, parseDryRun, parseDuration, parseRevision } from './flags.js';
+import { parseDcName } from './names.js';
+import type { DeployCommandOptions, GlobalOptions, ManagerOptions, OutputFormat } from './options.js';
+import type { OutputStreams } from './output.js';
+import type { CliContext } from './ports.js';
+import { rolloutCancel } from './rollout/cancel.js';
+import { rolloutHistory } from './rollout/history.js';
+import { rolloutLatest } from './rollout/latest.js';
+import { rolloutPause, rolloutResume } from './rollout/pause.js';
+import { rolloutRetry } from './rollout/retry.js';
+import { rolloutStatusCommand } from './rollout/status.js';
+import { rolloutUndo } from './rollout/undo.js';
+
+export type { ManagerOptions } from './options.js';
+
+/** The manager module's contract (src/manager.ts). */
+export interface ManagerModule { runManager(options: ManagerOptions): Promise<unknown> }
+/** The deployer module's contract (src/deployer/command.ts). */
+export interface DeployerModule { runDeployCommand(options: DeployCommandOptions): Promise<unknown> }
+
+/** Everything `main` reaches outside itself; defaults are the real implementations. */
+export interface CliDeps extends OutputStreams {
+  makeContext(global: GlobalOptions, streams: OutputStreams, commandName: string): Promise<CliContext>;
+  loadManager(): Promise<ManagerModule>;
+  loadDeployer(): Promise<DeployerModule>;
+  readonly env: NodeJS.ProcessEnv;
+}
+
+// Non-literal specifiers: these modules belong to other parts of the program and are loaded only
+// by the commands that need them, keeping rollout verbs free of controller dependencies.
+const managerModule: string = '../manager.js';
+const deployerModule: string = '../deployer/command.js';
+
+const defaultDeps: CliDeps = {
+  out: process.stdout,
+  err: process.stderr,
+  makeContext: makeKubeContext,
+  loadManager: async () => (await import(managerModule)) as ManagerModule,
+  loadDeployer: async () => (await import(deployerModule)) as DeployerModule,
+  env: process.env,
+};
+
+interface CommonArgs { namespace?: string; context?: string; kubeconfig?: string }
+interface TargetArgs extends CommonArgs { resource: string; name?: string }
+
+/**
+ * Parses `argv` (without node and script), runs the command and returns the exit code:
+ * 0 success, 1 any failure (API error, refusal, timeout, usage error).
+ */
+export async function main(argv: string[], scriptName = 'dcctl', overrides: Partial<CliDeps> = {}): Promise<number> {
+  const deps: CliDeps = { ...defaultDeps, ...overrides };
+  const streams: OutputStreams = { out: deps.out, err: deps.err };
+  let exitCode = 0;
+
+  const run = <A extends CommonArgs>(fn: (args: ArgumentsCamelCase<A>) => Promise<number>) => async (args: ArgumentsCamelCase<A>): Promise<void> => {
+    try {
+      exitCode = await fn(args);
+    } catch (err) {
+      deps.err.write(`${formatError(err)}\n`);
+      exitCode = exitCodeFor(err);
+    }
+  };
+  const withContext = <A extends TargetArgs>(fn: (ctx: CliContext, name: string, args: ArgumentsCamelCase<A>) => Promise<number>) =>
+    run<A>(async (args) => {
+      const name = parseDcName(args.resource, args.name);
+      const ctx = await deps.makeContext({ namespace: args.namespace, context: args.context, kubeconfig: args.kubeconfig }, streams, scriptName);
+      return fn(ctx, name, args);
+    });
+
+  const target = <T>(y: Argv<T>) => y
+    .positional('resource', { type: 'string', demandOption: true, describe: 'dc/NAME, deploymentconfig/NAME, NAME, or a type followed by NAME' })
+    .positional('name', { type: 'string', describe: 'NAME when the type is given separately' });
+  const outputFlag = <T>(y: Argv<T>) => y.option('output', { alias: 'o', type: 'string', choices: ['json', 'yaml'] as const, describe: 'Print data as json or yaml' });
+  const timeoutFlag = <T>(y: Argv<T>, def: string, what: string) => y.option('timeout', { type: 'string', default: def, describe: what });
+
+  const cli = yargs(argv)
+    .scriptName(scriptName)
+    .usage(`${scriptName} manages OpenShift DeploymentConfigs served as a CRD on any Kubernetes cluster`)
+    .option('namespace', { alias: 'n', type: 'string', global: true, describe: 'Namespace (default: the kubeconfig context namespace, else "default")' })
+    .option('context', { type: 'string', global: true, describe: 'Kubeconfig context to use' })
+    .option('kubeconfig', { type: 'string', global: true, describe: 'Path to the kubeconfig file' })
+    .command('rollout', 'Start a new rollout, view its status or history, roll back, cancel or retry', (y) => y
+      .command('latest <resource> [name]', 'Start a new rollout for a deployment config with the latest state from its triggers',
+        (c) => timeoutFlag(outputFlag(target(c)), '30s', 'How long to wait for the controller to acknowledge the request (0 = do not wait)')
+          .option('again', { type: 'boolean', default: false, describe: 'Deploy the current pod template without updating state from triggers' })
+          .option('dry-run', { type: 'string', describe: 'none|client|server: only print what would be rolled out' }),
+        withContext<TargetArgs & { again: boolean; dryRun?: string; output?: OutputFormat; timeout: string }>((ctx, name, a) =>
+          rolloutLatest(ctx, { name, again: a.again, dryRun: parseDryRun(a.dryRun), output: a.output, timeoutMs: parseDuration(a.timeout) })))
+      .command('undo <resource> [name]', 'Undo a previous rollout',
+        (c) => timeoutFlag(outputFlag(target(c)), '30s', 'How long to wait for the controller to acknowledge the rollout (0 = do not wait)')
+          .option('to-revision', { type: 'number', describe: 'The revision to roll back to (default: the previous one)' })
+          .option('dry-run', { type: 'string', describe: 'none|client|server: only print the rolled-back pod template' }),
+        withContext<TargetArgs & { toRevision?: number; dryRun?: string; output?: OutputFormat; timeout: string }>((ctx, name, a) =>
+          rolloutUndo(ctx, { name, toRevision: parseRevision(a.toRevision, '--to-revision'), dryRun: parseDryRun(a.dryRun), output: a.output, timeoutMs: parseDuration(a.timeout) })))
+      .command('cancel <resource> [name]', 'Cancel the in-progress deployment', target,
+        withContext((ctx, name) => rolloutCancel(ctx, { name })))
+      .command('retry <resource> [name]', 'Retry the latest failed rollout', target,
+        withContext((ctx, name) => rolloutRetry(ctx, { name })))
+      .command('pause <resource> [name]', 'Mark the deployment config as paused', target,
+        withContext((ctx, name) => rolloutPause(ctx, { name })))
+      .command('resume <resource> [name]', 'Resume a paused deployment config', target,
+        withContext((ctx, name) => rolloutResume(ctx, { name })))
+      .command('history <resource> [name]', 'View rollout history',
+        (c) => outputFlag(target(c)).option('revision', { type: 'number', describe: 'Show the pod template of this revision' }),
+        withContext<TargetArgs & { revision?: number; output?: OutputFormat }>((ctx, name, a) =>
+          rolloutHistory(ctx, { name, revision: parseRevision(a.revision, '--revision'), output: a.output })))
+      .command('status <resource> [name]', 'Show the status of the rollout',
+        (c) => timeoutFlag(target(c), '0', 'How long to watch before giving up (0 = forever)')
+          .option('revision', { type: 'number', describe: 'Pin to a specific revision' })
+          .option('watch', { alias: 'w', type: 'boolean', default: true, describe: 'Watch the status until the rollout ends' }),
+        withContext<TargetArgs & { revision?: number; watch: boolean; timeout: string }>((ctx, name, a) =>
+          rolloutStatusCommand(ctx, { name, revision: parseRevision(a.revision, '--revision'), watch: a.watch, timeoutMs: parseDuration(a.timeout) })))
+      .demandCommand(1, 'a rollout verb is required: latest, undo, cancel, retry, pause, resume, history or status'))
+    .command('controller', 'Run the DeploymentConfig and deployer controllers', (c) => c
+      .option('workers', { type: 'number', default: 5, describe: 'Concurrent syncs per controller' })
+      .option('deployer-image', { type: 'string', describe: 'Image of deployer pods' })
+      .option('deployer-command', { type: 'string', describe: 'Command of deployer pods (JSON array or words)' })
+      .option('deployer-service-account', { type: 'string', default: 'deployer', describe: 'Service account of deployer pods' })
+      .option('enable-dc-controller', { type: 'boolean', default: true })
+      .option('enable-deployer-controller', { type: 'boolean', default: true })
+      .option('leader-elect', { type: 'boolean', default: true })
+      .option('leader-election-namespace', { type: 'string' })
+      .option('metrics-bind-address', { type: 'string', default: ':8080', describe: 'Address of /metrics and health probes ("0" disables)' })
+      .option('log-level', { type: 'string', default: 'info' })
+      .option('log-format', { type: 'string', choices: ['json', 'pretty'] as const, default: 'json' as const }),
+    run<CommonArgs & Record<string, unknown>>(async (a) => {
+      const options: ManagerOptions = {
+        kubeconfig: a.kubeconfig, context: a.context, namespace: a.namespace || undefined,
+        workers: a['workers'] as number,
+        deployerImage: a['deployerImage'] as string | undefined,
+        deployerCommand: parseCommand(a['deployerCommand'] as string | undefined),
+        deployerServiceAccount: a['deployerServiceAccount'] as string,
+        enableDcController: a['enableDcController'] as boolean,
+        enableDeployerController: a['enableDeployerController'] as boolean,
+        leaderElect: a['leaderElect'] as boolean,
+        leaderElectionNamespace: a['leaderElectionNamespace'] as string | undefined,
+        metricsBindAddress: a['metricsBindAddress'] as string,
+        logLevel: a['logLevel'] as string,
+        logFormat: a['logFormat'] as 'json' | 'pretty',
+      };
+      const result = await (await deps.loadManager()).runManager(options);
+      return typeof result === 'number' ? result : 0;
+    }))
+    .command('deploy', 'Run a rollout (the program inside deployer pods)', (c) => c
+      .option('deployment', { type: 'string', describe: 'RC to deploy (default $OPENSHIFT_DEPLOYMENT_NAME)' })
+      .option('until', { type: 'string', describe: 'Stop at a point: start, pre, mid, post, or N% / N of the replicas' }),
+    run<CommonArgs & { deployment?: string; until?: string }>(async (a) => {
+      const name = a.deployment || deps.env['OPENSHIFT_DEPLOYMENT_NAME'];
+      const namespace = a.namespace || deps.env['OPENSHIFT_DEPLOYMENT_NAMESPACE'];
+      if (!name) throw new CliError('--deployment or OPENSHIFT_DEPLOYMENT_NAME is required');
+      if (!namespace) throw new CliError('--namespace or OPENSHIFT_DEPLOYMENT_NAMESPACE is required');
+      const result = await (await deps.loadDeployer()).runDeployCommand({ name, namespace, until: a.until, kubeconfig: a.kubeconfig, context: a.context });
+      return typeof result === 'number' ? result : 0;
+    }))
+    .completion('completion', 'Print a bash/zsh completion script (source <(dcctl completion))')
+    .demandCommand(1, 'a command is required')
+    .strict()
+    .recommendCommands()
+    .help()
+    .version(false)
+    .wrap(null)
+    .exitProcess(false)
+    .fail((msg, err) => { throw err ?? new CliError(msg ?? 'invalid arguments'); });
+
+  try {
+    let helpText = '';
+    await cli.parseAsync(argv, {}, (_err, _args, output) => { helpText = output ?? ''; });
+    if (helpText) deps.out.write(helpText.endsWith('\n') ? helpText : `${helpText}\n`);
+  } catch (err) {
+    deps.err.write(`${formatError(err)}\nSee '${scriptName} --help' for usage.\n`);
+    return exitCodeFor(err);
+  }
+  return exitCode;
+}

@@ -1,0 +1,42 @@
+/**
+ * Option bags shared between the CLI and the programs it starts. The manager imports
+ * `ManagerOptions` from here so the flag set and the runtime contract cannot drift apart.
+ */
+
+/** Flags of `dcctl controller`, passed unchanged to `runManager`. */
+export interface ManagerOptions {
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  /** Watch scope; undefined means all namespaces. */
+  readonly namespace?: string;
+  readonly workers: number;
+  readonly deployerImage?: string;
+  readonly deployerCommand?: string[];
+  readonly deployerServiceAccount: string;
+  readonly enableDcController: boolean;
+  readonly enableDeployerController: boolean;
+  readonly leaderElect: boolean;
+  readonly leaderElectionNamespace?: string;
+  readonly metricsBindAddress: string;
+  readonly logLevel: string;
+  readonly logFormat: 'json' | 'pretty';
+}
+
+/** Flags of `dcctl deploy` (the program inside the deployer pod). */
+export interface DeployCommandOptions {
+  readonly name: string;
+  readonly namespace: string;
+  readonly until?: string;
+  readonly kubeconfig?: string;
+  readonly context?: string;
+}
+
+/** Connection flags every rollout verb accepts. */
+export interface GlobalOptions {
+  readonly namespace?: string;
+  readonly context?: string;
+  readonly kubeconfig?: string;
+}
+
+/** `-o` values for commands whose output is data. */
+export type OutputFormat = 'json' | 'yaml';

@@ -1,0 +1,43 @@
+/**
+ * The default WatchDeploymentConfig: a GET every interval. Polling keeps the CLI within the
+ * permissions a DC editor has (get), needs no watch plumbing, and re-reads after every tick so
+ * RCs and pods fetched alongside stay in step with the DC.
+ */
+import type { DeploymentConfigClient } from '../controller/ports.js';
+import type { WatchDeploymentConfig } from './ports.js';
+
+/** Resolves after `ms`, or early (without throwing) when `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) { resolve(); return; }
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** Polls `dcs.get` every `intervalMs` (default 1 s) until the signal aborts. */
+export function pollingWatch(dcs: DeploymentConfigClient, intervalMs = 1000): WatchDeploymentConfig {
+  return async function* watch(namespace, name, signal) {
+    while (!signal.aborted) {
+      yield await dcs.get(namespace, name);
+      await sleep(intervalMs, signal);
+    }
+  };
+}
+
+/** An AbortSignal that fires after `timeoutMs`; 0 or less means never. `dispose` clears the timer. */
+export function deadline(timeoutMs: number): { signal: AbortSignal; dispose(): void; expired(): boolean } {
+  const controller = new AbortController();
+  let fired = false;
+  const timer = timeoutMs > 0 ? setTimeout(() => { fired = true; controller.abort(); }, timeoutMs) : undefined;
+  return {
+    signal: controller.signal,
+    dispose: () => { if (timer) clearTimeout(timer); controller.abort(); },
+    expired: () => fired,
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * Configuration of the deployer controller (OpenShift: `deployer.imageTemplateFormat`, the
+ * `deployer` service account, and an extra-environment list that OpenShift leaves empty).
+ */
+import type { V1EnvVar, V1Toleration } from '@kubernetes/client-node';
+
+export interface DeployerControllerOptions {
+  /** Image of the `deployment` container for Rolling/Recreate (unless `customParams.image`). */
+  readonly deployerImage: string;
+  /**
+   * Command of the `deployment` container when `customParams.command` is empty. Undefined leaves
+   * the image ENTRYPOINT in charge, as OpenShift does; this project's image runs `dcctl deploy`.
+   */
+  readonly deployerCommand?: readonly string[];
+  /** Service account of deployer pods; default `deployer`. */
+  readonly serviceAccount?: string;
+  /**
+   * Variables injected into every deployer container after `customParams.environment`, skipping
+   * names already present and values over 128000 bytes.
+   */
+  readonly environment?: readonly V1EnvVar[];
+  /**
+   * Not OpenShift's: node selector entries added to every deployer pod. The RC template's node
+   * selector is copied first and wins on a shared key, so OpenShift's "deployer runs where the
+   * application runs" still holds; these only add constraints (e.g. keep deployers off spot nodes).
+   */
+  readonly nodeSelector?: Readonly<Record<string, string>>;
+  /** Not OpenShift's: tolerations appended after the template's (exact duplicates skipped). */
+  readonly tolerations?: readonly V1Toleration[];
+}

@@ -1,0 +1,75 @@
+/**
+ * `dcctl deploy`: the process that runs inside the deployer pod (OpenShift's `openshift-deploy`,
+ * semantics reference §5.1). Reads the RC name and namespace from flags or from the
+ * OPENSHIFT_DEPLOYMENT_NAME/OPENSHIFT_DEPLOYMENT_NAMESPACE variables the deployer pod gets.
+ */
+import { loadKubeConfig } from '../kube/client.js';
+import { makeClients } from '../kube/clients.js';
+import { KubeDeployerWatchers, KubePodLogs, KubeRcApplier } from '../kube/deployer-io.js';
+import { runDeployer } from './deployer.js';
+import type { DeployerDeps } from './ports.js';
+import { systemDeployerClock } from './ports.js';
+import { ConditionReachedError, errorMessage } from './util.js';
+
+/** Flags of `dcctl deploy`. */
+export interface DeployCommandOptions {
+  /** `--deployment`: the RC to roll out. */
+  name?: string;
+  namespace?: string;
+  /** `--until`: stop at this condition (start, pre, mid, N%). */
+  until?: string;
+  kubeconfig?: string;
+  context?: string;
+}
+
+/** Injection points for tests; production uses the real cluster and process streams. */
+export interface DeployCommandIO {
+  env?: NodeJS.ProcessEnv;
+  out?: NodeJS.WritableStream;
+  errOut?: NodeJS.WritableStream;
+  /** Builds the ports; default: real clients from the kubeconfig (in-cluster in a pod). */
+  makeDeps?: (opts: DeployCommandOptions) => DeployerDeps;
+}
+
+function realDeps(opts: DeployCommandOptions): DeployerDeps {
+  const kc = loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
+  const clients = makeClients(kc, { userAgent: 'dcctl-deployer' });
+  const watchers = new KubeDeployerWatchers(kc, clients.core);
+  return {
+    rcs: clients.replicationControllers,
+    pods: clients.pods,
+    events: clients.events,
+    rcWatcher: watchers,
+    podWatcher: watchers,
+    logs: new KubePodLogs(kc),
+    applier: new KubeRcApplier(clients.core),
+    clock: systemDeployerClock,
+  };
+}
+
+/**
+ * Runs the deployer and returns the process exit code: 0 on success (`--> Success`) or when the
+ * `--until` condition is reached (`--> <condition message>`), 1 on any error (`error: <msg>` on
+ * `errOut`).
+ */
+export async function runDeployCommand(opts: DeployCommandOptions, io: DeployCommandIO = {}): Promise<number> {
+  const env = io.env ?? process.env;
+  const out = io.out ?? process.stdout;
+  const errOut = io.errOut ?? process.stderr;
+  try {
+    const name = opts.name || env['OPENSHIFT_DEPLOYMENT_NAME'] || '';
+    const namespace = opts.namespace || env['OPENSHIFT_DEPLOYMENT_NAMESPACE'] || '';
+    if (!name) throw new Error('--deployment or OPENSHIFT_DEPLOYMENT_NAME is required');
+    if (!namespace) throw new Error('--namespace or OPENSHIFT_DEPLOYMENT_NAMESPACE is required');
+    const deps = (io.makeDeps ?? realDeps)(opts);
+    await runDeployer(deps, { namespace, rcName: name, until: opts.until, out, errOut });
+    return 0;
+  } catch (err) {
+    if (err instanceof ConditionReachedError) {
+      out.write(`--> ${err.message}\n`);
+      return 0;
+    }
+    errOut.write(`error: ${errorMessage(err)}\n`);
+    return 1;
+  }
+}

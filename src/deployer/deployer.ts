@@ -1,0 +1,114 @@
+/**
+ * The deployer process's common steps (oc `pkg/cli/deployer/deployer.go`, semantics reference
+ * §5.2): find `from`, clean up older RCs, then hand over to the strategy.
+ */
+import type { V1ReplicationController } from '@kubernetes/client-node';
+import { Annotations, Labels } from '../apis/constants.js';
+import type { DeploymentConfig } from '../apis/deploymentconfig.js';
+import { decodeDeploymentConfig } from '../apis/encoded.js';
+import { applyDefaults } from '../deploymentconfig/defaults.js';
+import { DeployerEvents } from './events.js';
+import { newHookExecutor } from './hooks.js';
+import type { DeployerDeps } from './ports.js';
+import { RecreateStrategy } from './recreate.js';
+import { RollingStrategy } from './rolling.js';
+import { scaleWithScaler } from './scaler.js';
+import type { DeploymentStrategy, StrategyContext } from './strategy.js';
+import {
+  ConditionReachedError, deploymentVersion, errorMessage, intAnnotation, isComplete, labelFor, rcName,
+} from './util.js';
+
+/** Options of one deployer run. */
+export interface RunDeployerOptions {
+  readonly namespace: string;
+  /** The RC to roll out (`OPENSHIFT_DEPLOYMENT_NAME`). */
+  readonly rcName: string;
+  /** `--until` condition; reaching it rejects with ConditionReachedError. */
+  readonly until?: string;
+  /** Progress lines, hook logs and `--> Success`. */
+  readonly out: NodeJS.WritableStream;
+  /** Non-fatal errors (default: `out`). */
+  readonly errOut?: NodeJS.WritableStream;
+}
+
+/** Older RCs are scaled down with kubectl's Scaler: retry and wait every 1 s for up to 120 s. */
+const olderRcScaleParams = { intervalMs: 1000, timeoutMs: 120_000 } as const;
+
+function strategyFor(config: DeploymentConfig, ctx: StrategyContext): DeploymentStrategy {
+  const type = config.spec.strategy?.type;
+  switch (type) {
+    case 'Recreate':
+      return new RecreateStrategy(ctx);
+    case 'Rolling':
+      return new RollingStrategy(ctx, new RecreateStrategy(ctx));
+    default:
+      // Custom rollouts are the custom image's job; the built-in deployer refuses them (§5.11).
+      throw new Error(`unsupported strategy type: ${type ?? ''}`);
+  }
+}
+
+/**
+ * `Deployer.Deploy`:
+ * 1. GET the RC, decode its DC, pick the strategy;
+ * 2. read `kubectl.kubernetes.io/desired-replicas` (missing → "has already run to completion");
+ * 3. `from` = newest other Complete RC of the DC; `to` must not be older than it;
+ * 4. scale every other RC with replicas down to 0 (failures only printed);
+ * 5. `--until=start`; run the strategy; print `--> Success`.
+ * Resolves on success; rejects with ConditionReachedError at an `--until` stop point, with an
+ * Error otherwise.
+ */
+export async function runDeployer(deps: DeployerDeps, options: RunDeployerOptions): Promise<void> {
+  const { namespace, out } = options;
+  const errOut = options.errOut ?? out;
+  const until = options.until ?? '';
+
+  let to: V1ReplicationController;
+  try {
+    to = await deps.rcs.get(namespace, options.rcName);
+  } catch (err) {
+    throw new Error(`couldn't get deployment ${options.rcName}: ${errorMessage(err)}`, { cause: err });
+  }
+  let config: DeploymentConfig;
+  try {
+    config = applyDefaults(decodeDeploymentConfig(to));
+  } catch (err) {
+    throw new Error(`couldn't decode deployment config from deployment ${rcName(to)}: ${errorMessage(err)}`, { cause: err });
+  }
+
+  const events = new DeployerEvents(deps.events, deps.clock, errOut);
+  const ctx: StrategyContext = { deps, out, errOut, until, events, hooks: newHookExecutor(deps, events, out) };
+  const strategy = strategyFor(config, ctx);
+
+  const desiredReplicas = intAnnotation(to, Annotations.DesiredReplicas);
+  if (desiredReplicas === undefined) throw new Error(`deployment ${rcName(to)} has already run to completion`);
+
+  const dcName = config.metadata.name ?? '';
+  let deployments: V1ReplicationController[];
+  try {
+    deployments = await deps.rcs.list(namespace, `${Labels.DeploymentConfig}=${dcName}`);
+  } catch (err) {
+    throw new Error(`couldn't get controllers in namespace ${namespace}: ${errorMessage(err)}`, { cause: err });
+  }
+  deployments = [...deployments].sort((a, b) => deploymentVersion(b) - deploymentVersion(a));
+
+  const from = deployments.find((c) => rcName(c) !== rcName(to) && isComplete(c));
+  if (from && deploymentVersion(to) < deploymentVersion(from)) {
+    throw new Error(`deployment ${rcName(to)} is older than ${rcName(from)}`);
+  }
+
+  for (const candidate of deployments) {
+    if (rcName(candidate) === rcName(to) || (from && rcName(candidate) === rcName(from))) continue;
+    if (candidate.spec?.replicas === undefined || candidate.spec.replicas === 0) continue;
+    try {
+      await scaleWithScaler(deps, candidate.metadata?.namespace ?? namespace, rcName(candidate), 0, olderRcScaleParams, olderRcScaleParams);
+      out.write(`--> Scaled older deployment ${rcName(candidate)} down\n`);
+    } catch (err) {
+      errOut.write(`error: Couldn't scale down prior deployment ${labelFor(candidate)}: ${errorMessage(err)}\n`);
+    }
+  }
+
+  if (until === 'start') throw new ConditionReachedError('Ready to start deployment');
+
+  await strategy.deploy(from, to, desiredReplicas);
+  out.write('--> Success\n');
+}

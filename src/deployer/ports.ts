@@ -1,0 +1,133 @@
+/**
+ * Ports the deployer process needs beyond src/controller/ports.ts: waiting on one object (or a
+ * labelled set of pods) by list+watch, following container logs, server-side apply of
+ * annotations, and time. src/kube/deployer-io.ts implements them against the API server; unit
+ * tests implement them in memory with fake time.
+ *
+ * Waiting is by WATCHING, where OpenShift's deployer polls. Parameters keep their meaning:
+ * `rollingParams.intervalSeconds` (OpenShift's poll interval) becomes `recheckMs`, the longest
+ * time a wait goes without re-reading the object, so a watch that went silent can delay a
+ * decision by at most one interval, as a poll would. Timeouts are unchanged.
+ */
+import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
+import type { Clock, EventClient, PodClient, ReplicationControllerClient } from '../controller/ports.js';
+
+/** Options of a wait. */
+export interface WaitOptions {
+  /**
+   * Longest time without re-reading the object by a plain GET/LIST besides the watch (the
+   * deployer passes `intervalSeconds`). Undefined: rely on the watch alone.
+   */
+  readonly recheckMs?: number;
+}
+
+/** The wait ran out of time (OpenShift: `wait.ErrWaitTimeout`). */
+export class WaitTimeoutError extends Error {
+  override readonly name = 'WaitTimeoutError';
+  constructor(message = 'timed out waiting for the condition') {
+    super(message);
+  }
+}
+
+/** The watched object was deleted while waiting. `object` is its last known state. */
+export class WatchedObjectDeletedError extends Error {
+  override readonly name = 'WatchedObjectDeletedError';
+  constructor(message: string, readonly object: unknown) {
+    super(message);
+  }
+}
+
+/**
+ * A predicate over the latest observed state. It is called with the object of the initial list
+ * and of every later watch event (and recheck); returning true ends the wait. Throwing ends the
+ * wait with that error (used for UID checks). It may have side effects (the hook executor starts
+ * log streaming from it); it is never called concurrently.
+ */
+export type Predicate<T> = (obj: T) => boolean;
+
+/** Waits on one ReplicationController, watched with `fieldSelector=metadata.name=<name>`. */
+export interface RcWatcher {
+  /**
+   * Resolves with the first observed state satisfying `predicate`. Rejects with an ApiError 404
+   * when the RC is not in the initial list, WatchedObjectDeletedError when it is deleted,
+   * WaitTimeoutError after `timeoutMs` (`Infinity`: no timeout).
+   */
+  waitFor(
+    namespace: string,
+    name: string,
+    predicate: Predicate<V1ReplicationController>,
+    timeoutMs: number,
+    options?: WaitOptions,
+  ): Promise<V1ReplicationController>;
+}
+
+/** Waits on pods. */
+export interface PodWatcher {
+  /** As RcWatcher.waitFor, for one pod (`fieldSelector=metadata.name=<name>`). */
+  waitForPod(
+    namespace: string,
+    name: string,
+    predicate: Predicate<V1Pod>,
+    timeoutMs: number,
+    options?: WaitOptions,
+  ): Promise<V1Pod>;
+  /**
+   * Resolves with the current set of pods matching `labelSelector` once `predicate` holds for
+   * it; WaitTimeoutError after `timeoutMs`. An empty set is a valid state.
+   */
+  waitForPods(
+    namespace: string,
+    labelSelector: string,
+    predicate: Predicate<V1Pod[]>,
+    timeoutMs: number,
+    options?: WaitOptions,
+  ): Promise<V1Pod[]>;
+}
+
+/** Container log streaming. */
+export interface PodLogs {
+  /**
+   * Copies the log of `container` (follow=true) into `out` until the container's stream ends.
+   * Rejects when the log cannot be fetched (e.g. the node runs no kubelet server); `out` is
+   * never ended.
+   */
+  follow(namespace: string, pod: string, container: string, out: NodeJS.WritableStream): Promise<void>;
+}
+
+/** Server-side apply on ReplicationControllers. */
+export interface RcApplier {
+  /**
+   * Applies `metadata.annotations` (only those) to the RC as `fieldManager`, not forced: a
+   * Conflict (another manager owns a field) rejects with an ApiError 409.
+   */
+  applyAnnotations(
+    namespace: string,
+    name: string,
+    annotations: Record<string, string>,
+    fieldManager: string,
+  ): Promise<V1ReplicationController>;
+}
+
+/** Time: `now()` for deadlines and event timestamps, `sleep()` for update periods and retries. */
+export interface DeployerClock extends Clock {
+  sleep(ms: number): Promise<void>;
+}
+
+export const systemDeployerClock: DeployerClock = {
+  now: () => new Date(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
+/** Everything the deployer process talks to. */
+export interface DeployerDeps {
+  readonly rcs: ReplicationControllerClient;
+  readonly pods: PodClient;
+  readonly events: EventClient;
+  readonly rcWatcher: RcWatcher;
+  readonly podWatcher: PodWatcher;
+  readonly logs: PodLogs;
+  readonly applier: RcApplier;
+  readonly clock: DeployerClock;
+  /** Random UUIDs for the apply field manager; default `crypto.randomUUID`. */
+  readonly uuid?: () => string;
+}

@@ -1,0 +1,117 @@
+/**
+ * The Rolling strategy (oc `strategy/rolling/rolling.go`, semantics reference §5.4). A first
+ * rollout (no Complete RC yet) goes through the Recreate path with an "all pods available"
+ * acceptor; later rollouts run the rolling updater.
+ */
+import { randomUUID } from 'node:crypto';
+import type { V1ReplicationController } from '@kubernetes/client-node';
+import { Annotations, Defaults, HookSuffix } from '../apis/constants.js';
+import { decodeDeploymentConfig } from '../apis/encoded.js';
+import { isConflict } from '../controller/errors.js';
+import { acceptAvailablePods } from './acceptor.js';
+import { applyDefaults } from '../deploymentconfig/defaults.js';
+import type { RecreateStrategy } from './recreate.js';
+import { RollingUpdater } from './rolling-updater.js';
+import type { DeploymentStrategy, StrategyContext } from './strategy.js';
+import {
+  ConditionReachedError, errorMessage, labelFor, parsePercentage, rcName, rcNamespace,
+} from './util.js';
+
+/**
+ * Formats the rolling updater's lines like oc's `rollingUpdaterWriter`: the first line gets
+ * `--> `, later ones are indented by four spaces; "Continuing update with ..." is dropped.
+ */
+export function rollingUpdaterWriter(out: NodeJS.WritableStream): (line: string) => void {
+  let called = false;
+  return (text) => {
+    if (text.startsWith('Continuing update with ')) return;
+    const body = text.endsWith('\n') ? text.slice(0, -1) : text;
+    for (const line of body.split('\n')) {
+      out.write(called ? `    ${line}\n` : `--> ${line}\n`);
+      called = true;
+    }
+  };
+}
+
+/** The Rolling strategy. */
+export class RollingStrategy implements DeploymentStrategy {
+  constructor(private readonly ctx: StrategyContext, private readonly initial: RecreateStrategy) {}
+
+  async deploy(from: V1ReplicationController | undefined, to: V1ReplicationController, desiredReplicas: number): Promise<void> {
+    const { deps, out, until, hooks, events } = this.ctx;
+    let config;
+    try {
+      config = applyDefaults(decodeDeploymentConfig(to));
+    } catch (err) {
+      throw new Error(`couldn't decode DeploymentConfig from deployment ${labelFor(to)}: ${errorMessage(err)}`, { cause: err });
+    }
+    const params = config.spec.strategy?.rollingParams ?? {};
+    const timeoutSeconds = params.timeoutSeconds ?? Defaults.RollingTimeoutSeconds;
+    const acceptor = acceptAvailablePods(deps.rcWatcher, timeoutSeconds * 1000);
+
+    const runHook = async (which: 'pre' | 'post', target: V1ReplicationController): Promise<void> => {
+      const hook = params[which];
+      if (!hook) return;
+      try {
+        await hooks.execute(hook, target, which === 'pre' ? HookSuffix.Pre : HookSuffix.Post, which);
+      } catch (err) {
+        throw new Error(`${which} hook failed: ${errorMessage(err)}`, { cause: err });
+      }
+    };
+
+    if (!from) {
+      // The rolling updater only moves between two RCs.
+      await runHook('pre', to);
+      await this.initial.deployWithAcceptor(undefined, to, desiredReplicas, acceptor);
+      await runHook('post', to);
+      return;
+    }
+
+    try {
+      await runHook('pre', to);
+      if (until === 'pre') throw new ConditionReachedError('pre hook succeeded');
+      if (until === '0%') throw new ConditionReachedError('Reached 0% (before rollout)');
+
+      // The updater requires `<from>:<uid>` on the new RC. A fresh field manager per invocation
+      // means a later plain update cannot silently clear it; a Conflict means another manager
+      // already owns it, i.e. it is set.
+      const namespace = rcNamespace(to);
+      const sourceId = `${rcName(from)}:${from.metadata?.uid ?? ''}`;
+      const manager = `deployer-invocation-${(deps.uuid ?? randomUUID)()}`;
+      let target: V1ReplicationController;
+      try {
+        target = await deps.applier.applyAnnotations(namespace, rcName(to), { [Annotations.UpdateSourceId]: sourceId }, manager);
+      } catch (err) {
+        if (!isConflict(err)) throw new Error(`couldn't assign source annotation to deployment ${rcName(to)}: ${errorMessage(err)}`, { cause: err });
+        try {
+          target = await deps.rcs.get(namespace, rcName(to));
+        } catch {
+          throw err;
+        }
+      }
+
+      await new RollingUpdater(deps, namespace).update({
+        out: rollingUpdaterWriter(out),
+        oldRc: from,
+        newRc: target,
+        updatePeriodMs: (params.updatePeriodSeconds ?? Defaults.RollingUpdatePeriodSeconds) * 1000,
+        intervalMs: (params.intervalSeconds ?? Defaults.RollingIntervalSeconds) * 1000,
+        timeoutMs: timeoutSeconds * 1000,
+        minReadySeconds: config.spec.minReadySeconds ?? 0,
+        maxSurge: params.maxSurge,
+        maxUnavailable: params.maxUnavailable,
+        onProgress: (_old, _new, percentage) => {
+          const expect = parsePercentage(until);
+          if (expect !== undefined && percentage >= expect) {
+            throw new ConditionReachedError(`Reached ${until} (currently ${percentage}%)`);
+          }
+        },
+      });
+
+      await runHook('post', target);
+    } finally {
+      await events.recordConfigWarnings(to, out);
+      await events.recordConfigWarnings(from, out);
+    }
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Scaling ReplicationControllers through the `replicationcontrollers/scale` subresource, in the
+ * two flavours the deployer uses; they differ on purpose (semantics reference §5.3, §5.4):
+ *
+ * - `recreateScaleAndWait` (Recreate strategy, first rollouts): treats "status already at the
+ *   target" as done, retries admission warm-up errors, and IGNORES the outcome of its wait.
+ * - `scaleWithScaler` (kubectl `Scaler.Scale`: rolling updater, scaling down older RCs): retries
+ *   only conflicts, and fails with `timed out waiting for "<rc>" to be synced`.
+ */
+import type { V1ReplicationController, V1Scale } from '@kubernetes/client-node';
+import { isConflict, isForbidden } from '../controller/errors.js';
+import type { DeployerDeps, DeployerClock } from './ports.js';
+import { WaitTimeoutError } from './ports.js';
+import { rcName, rcNamespace, specReplicas, statusReplicas } from './util.js';
+
+/** Interval and timeout of a retry or a wait (kubectl `RetryParams`). */
+export interface RetryParams {
+  readonly intervalMs: number;
+  readonly timeoutMs: number;
+}
+
+/** client-go `retry.DefaultRetry`: 5 attempts, 10 ms apart. */
+export const DefaultRetry = { steps: 5, durationMs: 10, factor: 1 } as const;
+/** client-go `retry.DefaultBackoff`: 4 attempts, 10/50/250 ms apart. */
+export const DefaultBackoff = { steps: 4, durationMs: 10, factor: 5 } as const;
+export type Backoff = { readonly steps: number; readonly durationMs: number; readonly factor: number };
+
+/** `retry.RetryOnConflict`: re-runs `fn` while it fails with a Conflict, up to `backoff.steps` times. */
+export async function retryOnConflict<T>(clock: DeployerClock, backoff: Backoff, fn: () => Promise<T>): Promise<T> {
+  let delay = backoff.durationMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!isConflict(err) || attempt >= backoff.steps) throw err;
+    }
+    await clock.sleep(delay);
+    delay *= backoff.factor;
+  }
+}
+
+/**
+ * `wait.PollImmediate`: runs `condition` now and then every `intervalMs` until it returns true;
+ * WaitTimeoutError once `timeoutMs` has passed. Used only for RETRIES of writes; waiting for
+ * state goes through the watchers.
+ */
+export async function pollImmediate(
+  clock: DeployerClock,
+  intervalMs: number,
+  timeoutMs: number,
+  condition: () => Promise<boolean>,
+): Promise<void> {
+  const deadline = clock.now().getTime() + timeoutMs;
+  for (;;) {
+    if (await condition()) return;
+    const left = deadline - clock.now().getTime();
+    if (left <= 0) throw new WaitTimeoutError();
+    await clock.sleep(Math.min(intervalMs, left));
+  }
+}
+
+/**
+ * An admission plugin whose caches are not warm yet answers Forbidden with this text; OpenShift
+ * retries it (oc 525897c19). The API gives no reason code for it, hence the text match.
+ */
+export function isAdmissionNotReady(err: unknown): boolean {
+  return isForbidden(err) && err instanceof Error && err.message.includes('not yet ready to handle request');
+}
+
+function withReplicas(scale: V1Scale, replicas: number): V1Scale {
+  const copy = structuredClone(scale);
+  copy.spec = { ...(copy.spec ?? {}), replicas };
+  return copy;
+}
+
+/**
+ * The Recreate strategy's `scaleAndWait`:
+ * 1. If `spec.replicas` and `status.replicas` already equal `replicas`, return `rc` as is.
+ * 2. Every second up to `timeoutMs`: GET the scale (conflict retries, DefaultRetry); if its
+ *    `status.replicas` already equals `replicas` the RC counts as scaled, else UPDATE
+ *    `spec.replicas`. Admission warm-up errors are retried, other errors abort.
+ * 3. Unless already scaled, wait (watch) up to `timeoutMs` for `status.replicas == replicas`.
+ *    The outcome is ignored, as in OpenShift: the acceptance check catches a slow scale-up.
+ * 4. Return a fresh GET of the RC.
+ */
+export async function recreateScaleAndWait(
+  deps: DeployerDeps,
+  rc: V1ReplicationController,
+  replicas: number,
+  timeoutMs: number,
+): Promise<V1ReplicationController> {
+  if (rc.spec?.replicas === replicas && statusReplicas(rc) === replicas) return rc;
+  const namespace = rcNamespace(rc);
+  const name = rcName(rc);
+  let alreadyScaled = false;
+  await pollImmediate(deps.clock, 1000, timeoutMs, async () => {
+    try {
+      await retryOnConflict(deps.clock, DefaultRetry, async () => {
+        const scale = await deps.rcs.getScale(namespace, name);
+        if ((scale.status?.replicas ?? 0) === replicas) {
+          alreadyScaled = true;
+          return;
+        }
+        await deps.rcs.updateScale(namespace, name, withReplicas(scale, replicas));
+      });
+      return true;
+    } catch (err) {
+      if (isAdmissionNotReady(err)) return false;
+      throw err;
+    }
+  });
+  if (!alreadyScaled) {
+    try {
+      await deps.rcWatcher.waitFor(namespace, name, (r) => statusReplicas(r) === replicas, timeoutMs, { recheckMs: 1000 });
+    } catch {
+      // Deliberately ignored (semantics reference §9.1 #4).
+    }
+  }
+  return deps.rcs.get(namespace, name);
+}
+
+/**
+ * kubectl `Scaler.Scale` with no precondition:
+ * 1. GET the scale and UPDATE `spec.replicas`; a Conflict is retried every `retry.intervalMs`
+ *    up to `retry.timeoutMs` (then `timed out waiting for the condition`); other errors abort.
+ * 2. If `wait` is given, wait (watch, re-checking at least every `wait.intervalMs`) up to
+ *    `wait.timeoutMs` until `spec.replicas == status.replicas == replicas`, or until someone
+ *    else changed `spec.replicas` (counts as done). Timeout → `timed out waiting for "<rc>" to
+ *    be synced`.
+ */
+export async function scaleWithScaler(
+  deps: DeployerDeps,
+  namespace: string,
+  name: string,
+  replicas: number,
+  retry: RetryParams,
+  wait?: RetryParams,
+): Promise<void> {
+  await pollImmediate(deps.clock, retry.intervalMs, retry.timeoutMs, async () => {
+    try {
+      const scale = await deps.rcs.getScale(namespace, name);
+      await deps.rcs.updateScale(namespace, name, withReplicas(scale, replicas));
+      return true;
+    } catch (err) {
+      if (isConflict(err)) return false;
+      throw err;
+    }
+  });
+  if (!wait) return;
+  try {
+    await deps.rcWatcher.waitFor(
+      namespace,
+      name,
+      (rc) => specReplicas(rc) !== replicas || statusReplicas(rc) === replicas,
+      wait.timeoutMs,
+      { recheckMs: wait.intervalMs },
+    );
+  } catch (err) {
+    if (err instanceof WaitTimeoutError) throw new Error(`timed out waiting for "${name}" to be synced`, { cause: err });
+    throw err;
+  }
+}

@@ -1,0 +1,64 @@
+/**
+ * `calculateStatus` / `updateStatus` (§3.10). The status is computed purely and written only when
+ * it differs, so an unchanged DC produces no write (and no watch event, and no hot loop).
+ */
+import type { V1ReplicationController } from '@kubernetes/client-node';
+import type { DeploymentCondition, DeploymentConfig, DeploymentConfigStatus } from '../apis/deploymentconfig.js';
+import type { DeploymentConfigClient } from '../controller/ports.js';
+import { setCondition, updateConditions } from './conditions.js';
+import { canonicalJson, latestDeploymentInfo, scaleSelector, sumOf } from './util.js';
+
+/** The status the DC should have given its owned RCs. Does not modify `dc`. */
+export function calculateStatus(
+  dc: DeploymentConfig,
+  rcs: readonly V1ReplicationController[],
+  updateObservedGeneration: boolean,
+  now: Date,
+  additional: readonly DeploymentCondition[] = [],
+): DeploymentConfigStatus {
+  const previous = dc.status ?? {};
+  const { latestExists, candidate } = latestDeploymentInfo(dc, rcs);
+  const latest = latestExists ? candidate : undefined;
+  const available = sumOf(rcs, (rc) => rc.status?.availableReplicas);
+  const total = sumOf(rcs, (rc) => rc.spec?.replicas);
+
+  const status: DeploymentConfigStatus = {
+    latestVersion: previous.latestVersion ?? 0,
+    observedGeneration: updateObservedGeneration ? (dc.metadata.generation ?? 0) : (previous.observedGeneration ?? 0),
+    replicas: sumOf(rcs, (rc) => rc.status?.replicas),
+    updatedReplicas: latest ? (latest.status?.replicas ?? 0) : 0,
+    availableReplicas: available,
+    unavailableReplicas: Math.max(0, total - available),
+    readyReplicas: sumOf(rcs, (rc) => rc.status?.readyReplicas),
+    selector: scaleSelector(dc),
+  };
+  if (previous.details !== undefined) status.details = structuredClone(previous.details);
+  status.conditions = structuredClone(previous.conditions ?? []);
+  if (previous.lastInstantiateRequest !== undefined) status.lastInstantiateRequest = structuredClone(previous.lastInstantiateRequest);
+
+  updateConditions(dc, status, latest, now);
+  for (const cond of additional) setCondition(status, cond);
+  return status;
+}
+
+/** Deep equality of two statuses (undefined fields count as absent). */
+export const statusEqual = (a: DeploymentConfigStatus | undefined, b: DeploymentConfigStatus | undefined): boolean =>
+  canonicalJson(a ?? {}) === canonicalJson(b ?? {});
+
+/**
+ * Writes the calculated status when it differs from the current one. No conflict retry: a 409
+ * propagates and the key is requeued, as in OpenShift.
+ */
+export async function updateStatus(
+  deps: { dcClient: DeploymentConfigClient; clock: { now(): Date } },
+  dc: DeploymentConfig,
+  rcs: readonly V1ReplicationController[],
+  updateObservedGeneration: boolean,
+  additional: readonly DeploymentCondition[] = [],
+): Promise<DeploymentConfig | undefined> {
+  const next = calculateStatus(dc, rcs, updateObservedGeneration, deps.clock.now(), additional);
+  if (statusEqual(next, dc.status)) return undefined;
+  const copy = structuredClone(dc);
+  copy.status = next;
+  return deps.dcClient.updateStatus(copy);
+}

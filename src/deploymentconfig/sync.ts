@@ -1,0 +1,247 @@
+/**
+ * One reconciliation of one DeploymentConfig: OpenShift's `DeploymentConfigController.Handle`
+ * (§3.2 steps 1–12), plus this project's instantiate requests and the WaitingForImages condition.
+ */
+import type { V1ReplicationController } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { ConditionReason, ConditionType } from '../apis/constants.js';
+import type { DeploymentConfig } from '../apis/deploymentconfig.js';
+import { decodeDeploymentConfig } from '../apis/encoded.js';
+import { isAlreadyExists, RetriableError } from '../controller/errors.js';
+import type {
+  Clock, DeploymentConfigClient, EventRecorder, Lister, ReplicationControllerClient,
+} from '../controller/ports.js';
+import { cancelRunningRollouts } from './cancel.js';
+import { RcControllerRefManager } from './claim.js';
+import { cleanupOldDeployments } from './cleanup.js';
+import { newCondition, waitingForImagesCondition } from './conditions.js';
+import { applyDefaults } from './defaults.js';
+import { makeDeployment } from './make-deployment.js';
+import { reconcileDeployments } from './reconcile.js';
+import type { Sleep } from './retry.js';
+import { updateStatus } from './status.js';
+import {
+  decideInstantiate, instantiateAck, pendingInstantiateRequest, triggerActivated,
+  type InstantiateDecision, type ParsedInstantiateRequest,
+} from './triggers.js';
+import { hasEmptyImage, hasTriggers, isTerminal, labelFor, latestDeploymentInfo, versionOf } from './util.js';
+
+export interface DeploymentConfigSyncDeps {
+  dcLister: Lister<DeploymentConfig>;
+  rcLister: Lister<V1ReplicationController>;
+  dcClient: DeploymentConfigClient;
+  rcClient: ReplicationControllerClient;
+  recorder: EventRecorder;
+  clock: Clock;
+  log?: Logger;
+  /** Conflict-retry sleep (default: real timers); tests inject an instant one. */
+  sleep?: Sleep;
+}
+
+const errMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+
+/**
+ * Reconciles the DC named by `key` (`namespace/name`). A DC missing from the cache was deleted:
+ * nothing to do (garbage collection removes its RCs). Throws FatalError (never retry),
+ * RetriableError or ApiError (retry with backoff).
+ */
+export async function syncDeploymentConfig(deps: DeploymentConfigSyncDeps, key: string): Promise<void> {
+  const slash = key.indexOf('/');
+  const namespace = slash < 0 ? '' : key.slice(0, slash);
+  const name = slash < 0 ? key : key.slice(slash + 1);
+  const cached = deps.dcLister.get(namespace, name);
+  if (!cached) return;
+  await handle(deps, applyDefaults(cached));
+}
+
+async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Promise<void> {
+  const log = deps.log?.child({ dc: labelFor(dc) });
+  const latestVersion = dc.status?.latestVersion ?? 0;
+  const request = pendingInstantiateRequest(dc);
+
+  // 1. Nothing to reconcile until someone instantiates (a pending request is such an instantiate).
+  if (latestVersion === 0 && !hasTriggers(dc) && !request) {
+    await updateStatus(deps, dc, [], true);
+    return;
+  }
+
+  // 2. Claim every RC of the namespace matching our label.
+  const claims = new RcControllerRefManager(dc, deps.rcClient, deps.dcClient);
+  const existing = await claims.claim(deps.rcLister.list(dc.metadata.namespace));
+
+  // 3. Being deleted: report, and let the garbage collector do the rest.
+  if (dc.metadata.deletionTimestamp) {
+    await updateStatus(deps, dc, existing, true);
+    return;
+  }
+
+  const { latestExists, candidate } = latestDeploymentInfo(dc, existing);
+
+  if (request && (await handleInstantiate(deps, dc, request, latestExists, candidate))) return;
+
+  // 4. Paused: only history cleanup and status.
+  if (dc.spec.paused) {
+    try {
+      await cleanupOldDeployments(deps, dc, existing);
+    } catch (err) {
+      deps.recorder.event(dc, 'Warning', 'DeploymentCleanupFailed', `Couldn't clean up deployments: ${errMessage(err)}`);
+    }
+    await updateStatus(deps, dc, existing, true);
+    return;
+  }
+
+  // 6. Adoption catch-up: a re-created DC steps latestVersion up to the adopted RCs, one per sync.
+  if (candidate && versionOf(candidate) > latestVersion) {
+    const copy = structuredClone(dc);
+    copy.status = { ...(copy.status ?? {}), latestVersion: latestVersion + 1 };
+    log?.debug({ from: latestVersion, to: latestVersion + 1 }, 'catching latestVersion up with adopted replication controllers');
+    await deps.dcClient.updateStatus(copy);
+    return;
+  }
+
+  // 7. The RC for latestVersion does not exist yet: older rollouts must finish first.
+  if (!latestExists) {
+    await cancelRunningRollouts({ ...deps, claims }, dc, existing);
+  }
+
+  // 8. Never deploy with invalid or unresolved images.
+  if (hasEmptyImage(dc)) {
+    await updateStatus(deps, dc, existing, true, latestExists ? [] : [waitingForImagesCondition(dc, deps.clock.now())]);
+    return;
+  }
+
+  // 9. Triggers.
+  const copy = structuredClone(dc);
+  let decision;
+  try {
+    decision = triggerActivated(copy, latestExists, latestExists ? candidate : undefined);
+  } catch (err) {
+    throw new RetriableError(`triggerActivated failed: ${errMessage(err)}`, { cause: err });
+  }
+  if (decision.skip) {
+    await updateStatus(deps, copy, existing, true, [waitingForImagesCondition(copy, deps.clock.now())]);
+    return;
+  }
+  if (decision.trigger) {
+    copy.status = { ...(copy.status ?? {}), details: decision.details, latestVersion: latestVersion + 1 };
+    log?.debug({ latestVersion: latestVersion + 1, cause: decision.details?.message }, 'triggered a new rollout');
+    await deps.dcClient.updateStatus(copy);
+    return;
+  }
+
+  // 10. The latest RC exists: never compete with a running deployer; otherwise reconcile replicas.
+  if (latestExists) {
+    if (!isTerminal(candidate!)) {
+      await updateStatus(deps, dc, existing, false);
+      return;
+    }
+    await reconcileDeployments({ ...deps, claims }, dc, existing);
+    return;
+  }
+
+  // 11. Create the RC for latestVersion.
+  await createDeployment(deps, dc, existing, claims);
+}
+
+async function createDeployment(
+  deps: DeploymentConfigSyncDeps, dc: DeploymentConfig, existing: V1ReplicationController[], claims: RcControllerRefManager,
+): Promise<void> {
+  const version = dc.status?.latestVersion ?? 0;
+  const rc = makeDeployment(dc);
+  const ns = dc.metadata.namespace ?? '';
+  const rcName = rc.metadata?.name ?? '';
+  let created: V1ReplicationController;
+  try {
+    created = await deps.rcClient.create(ns, rc);
+  } catch (createErr) {
+    let err: unknown = createErr;
+    if (isAlreadyExists(createErr)) {
+      // §3.6: the cache may be stale, or an orphan with our name may be waiting to be adopted.
+      let live: V1ReplicationController;
+      try {
+        live = await deps.rcClient.get(ns, rcName);
+      } catch (getErr) {
+        throw new RetriableError(
+          `error while deploymentConfigController getting the replication controller ${ns}/${rcName}: ${errMessage(getErr)}`,
+          { cause: getErr },
+        );
+      }
+      let ours = false;
+      let claimErr: unknown;
+      try {
+        ours = await claims.claimOne(live);
+      } catch (e) {
+        claimErr = e;
+      }
+      if (ours) throw new RetriableError(`caches for RC ${ns}/${rcName} are stale, waiting to catch up`);
+      err = new RetriableError(
+        `deployment ${ns}/${rcName} already exists and it couldn't be adopted${claimErr ? `: ${errMessage(claimErr)}` : ''}`,
+        { cause: claimErr ?? createErr },
+      );
+    }
+    deps.recorder.event(dc, 'Warning', 'DeploymentCreationFailed', `Couldn't deploy version ${version}: ${errMessage(err)}`);
+    const cond = newCondition(ConditionType.Progressing, 'False', ConditionReason.ReplicationControllerCreateError, errMessage(err), deps.clock.now());
+    try {
+      await updateStatus(deps, dc, existing, true, [cond]);
+    } catch (statusErr) {
+      deps.log?.debug({ err: statusErr }, 'best-effort status update after a failed RC creation failed');
+    }
+    throw new RetriableError(`couldn't create deployment for deployment config ${labelFor(dc)}: ${errMessage(err)}`, { cause: err });
+  }
+
+  const message = `Created new replication controller "${created.metadata?.name ?? rcName}" for version ${version}`;
+  deps.recorder.event(dc, 'Normal', 'DeploymentCreated', message);
+  const all = [...existing, created];
+  try {
+    await cleanupOldDeployments(deps, dc, all);
+  } catch (err) {
+    deps.recorder.event(dc, 'Warning', 'DeploymentCleanupFailed', `Couldn't clean up deployments: ${errMessage(err)}`);
+  }
+  await updateStatus(deps, dc, all, true, [
+    newCondition(ConditionType.Progressing, 'True', ConditionReason.NewReplicationControllerCreated, message, deps.clock.now()),
+  ]);
+}
+
+/**
+ * Handles an unacknowledged instantiate request. The acknowledgement is written in the same
+ * status update as the latestVersion bump it causes, so a crash can neither lose the request nor
+ * roll it out twice. Returns false when the request must wait: latestVersion > 0 but its RC does
+ * not exist yet (OpenShift's instantiate would fail with NotFound then); the normal sync proceeds
+ * and creates it, and the request is decided on a later sync.
+ */
+async function handleInstantiate(
+  deps: DeploymentConfigSyncDeps, dc: DeploymentConfig, parsed: ParsedInstantiateRequest,
+  latestExists: boolean, latest: V1ReplicationController | undefined,
+): Promise<boolean> {
+  const latestVersion = dc.status?.latestVersion ?? 0;
+  const id = parsed.ok ? parsed.request.id : parsed.id;
+  let decision: InstantiateDecision;
+  if (!parsed.ok) {
+    decision = { outcome: 'Rejected', message: parsed.message };
+  } else if (dc.spec.paused) {
+    decision = decideInstantiate(dc, dc, parsed.request);
+  } else {
+    let decoded: DeploymentConfig = dc;
+    if (latestVersion > 0) {
+      if (!latestExists || !latest) return false;
+      try {
+        decoded = decodeDeploymentConfig(latest);
+      } catch (err) {
+        throw new RetriableError(`cannot instantiate ${labelFor(dc)}: ${errMessage(err)}`, { cause: err });
+      }
+    }
+    decision = decideInstantiate(dc, decoded, parsed.request);
+  }
+
+  const copy = structuredClone(dc);
+  const nextVersion = decision.outcome === 'Triggered' ? latestVersion + 1 : latestVersion;
+  copy.status = {
+    ...(copy.status ?? {}),
+    latestVersion: nextVersion,
+    lastInstantiateRequest: instantiateAck(id, decision, nextVersion, deps.clock.now()),
+  };
+  if (decision.outcome === 'Triggered') copy.status.details = decision.details;
+  deps.log?.info({ id, outcome: decision.outcome, latestVersion: nextVersion }, 'handled instantiate request');
+  await deps.dcClient.updateStatus(copy);
+  return true;
+}

@@ -1,0 +1,221 @@
+/**
+ * Deciding whether a DC needs a new rollout: the controller's `triggerActivated` (§3.5) and this
+ * project's stand-in for the `instantiate` subresource (§6.4), read from an annotation.
+ */
+import type { V1ReplicationController } from '@kubernetes/client-node';
+import { Annotations, StatusReasons } from '../apis/constants.js';
+import type {
+  DeploymentCause, DeploymentConfig, DeploymentDetails, DeploymentTriggerImageChangeParams, DeploymentTriggerType,
+  InstantiateAck, InstantiateRequest,
+} from '../apis/deploymentconfig.js';
+import { decodeDeploymentConfig } from '../apis/encoded.js';
+import {
+  allImageTriggersResolved, canonicalJson, formatTime, hasChangeTrigger, hasImageChangeTrigger,
+} from './util.js';
+
+/** `RecordConfigChangeCause`. */
+export const configChangeDetails = (): DeploymentDetails => ({
+  message: StatusReasons.ConfigChange, causes: [{ type: 'ConfigChange' }],
+});
+
+/** `RecordImageChangeCauses`: one cause per new image, `from` of kind DockerImage. */
+export const imageChangeDetails = (images: readonly string[]): DeploymentDetails => ({
+  message: StatusReasons.ImageChange,
+  causes: images.map((name) => ({ type: 'ImageChange', imageTrigger: { from: { kind: 'DockerImage', name } } })),
+});
+
+/**
+ * `HasUpdatedImages`: DC container images absent from the latest RC's own containers. The DC
+ * image is compared trimmed because makeDeployment trims RC images; OpenShift compares it raw,
+ * which would make a whitespace-padded image re-trigger forever (a deliberate, documented fix).
+ */
+export function updatedImages(dc: DeploymentConfig, rc: V1ReplicationController): string[] {
+  const rcImages = new Set((rc.spec?.template?.spec?.containers ?? []).map((c) => c.image ?? ''));
+  return (dc.spec.template?.spec?.containers ?? [])
+    .map((c) => (c.image ?? '').trim())
+    .filter((image) => !rcImages.has(image));
+}
+
+/** `HasLatestPodTemplate`: deep equality of the template with the one encoded in the RC. Throws DecodeError. */
+export function hasLatestPodTemplate(dc: DeploymentConfig, rc: V1ReplicationController): boolean {
+  const decoded = decodeDeploymentConfig(rc);
+  return canonicalJson(dc.spec.template) === canonicalJson(decoded.spec.template);
+}
+
+export interface TriggerDecision {
+  /** Bump latestVersion (details are then in `details`). */
+  trigger: boolean;
+  /** Initial rollout waiting for ImageChange triggers to resolve. */
+  skip: boolean;
+  details?: DeploymentDetails;
+}
+
+/**
+ * `triggerActivated(config, latestExists, latestRC)`. Pure; a decode error of the latest RC's
+ * encoded config is thrown (DecodeError) and the sync is retried.
+ */
+export function triggerActivated(
+  dc: DeploymentConfig, latestExists: boolean, latest: V1ReplicationController | undefined,
+): TriggerDecision {
+  const no: TriggerDecision = { trigger: false, skip: false };
+  if (dc.spec.paused) return no;
+  const imageTrigger = hasImageChangeTrigger(dc);
+  const configTrigger = hasChangeTrigger(dc);
+  if (!imageTrigger && !configTrigger) return no;
+
+  if ((dc.status?.latestVersion ?? 0) === 0) {
+    if (imageTrigger) {
+      // Yes, a ConfigChange cause even though the images enabled the rollout (OpenShift does this).
+      if (allImageTriggersResolved(dc)) return { trigger: true, skip: false, details: configChangeDetails() };
+      return { trigger: false, skip: true };
+    }
+    return { trigger: true, skip: false, details: configChangeDetails() };
+  }
+
+  if (!latestExists || !latest) return no;
+
+  if (imageTrigger) {
+    const images = updatedImages(dc, latest);
+    if (images.length > 0) return { trigger: true, skip: false, details: imageChangeDetails(images) };
+  }
+  if (configTrigger && !hasLatestPodTemplate(dc, latest)) {
+    return { trigger: true, skip: false, details: configChangeDetails() };
+  }
+  return no;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Instantiate requests (annotation deploy.dcctl.io/instantiate).
+
+/** A parsed request, or a request whose annotation could not be understood (→ Rejected). */
+export type ParsedInstantiateRequest =
+  | { ok: true; request: InstantiateRequest }
+  | { ok: false; id: string; message: string };
+
+const triggerTypes: readonly DeploymentTriggerType[] = ['ConfigChange', 'ImageChange'];
+
+/**
+ * Reads the instantiate annotation. Absent or blank → undefined. A value that is not JSON is
+ * `{id: value}`; a JSON object must carry a non-empty string `id` and well-typed fields. When
+ * the value is unusable the raw value serves as the id, so the rejection is acknowledged once.
+ */
+export function parseInstantiateRequest(dc: DeploymentConfig): ParsedInstantiateRequest | undefined {
+  const raw = dc.metadata.annotations?.[Annotations.InstantiateRequest];
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const bad = (why: string): ParsedInstantiateRequest => ({
+    ok: false, id: raw, message: `invalid instantiate request in annotation "${Annotations.InstantiateRequest}": ${why}`,
+  });
+  const text = raw.trim();
+  if (!text.startsWith('{') && !text.startsWith('[') && !text.startsWith('"')) return { ok: true, request: { id: raw } };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (err) {
+    return bad(`not valid JSON (${(err as Error).message})`);
+  }
+  if (typeof parsed === 'string') return parsed.trim() ? { ok: true, request: { id: parsed } } : bad('empty id');
+  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return bad('expected a JSON object with an "id"');
+  const obj = parsed as Record<string, unknown>;
+  if (typeof obj.id !== 'string' || obj.id.trim() === '') return bad('"id" must be a non-empty string');
+  for (const key of ['latest', 'force'] as const) {
+    if (obj[key] !== undefined && typeof obj[key] !== 'boolean') return bad(`"${key}" must be a boolean`);
+  }
+  const exclude = obj.excludeTriggers;
+  if (exclude !== undefined && (!Array.isArray(exclude) || exclude.some((t) => !triggerTypes.includes(t as DeploymentTriggerType)))) {
+    return bad('"excludeTriggers" must be a list of ConfigChange/ImageChange');
+  }
+  const request: InstantiateRequest = { id: obj.id };
+  if (obj.latest !== undefined) request.latest = obj.latest as boolean;
+  if (obj.force !== undefined) request.force = obj.force as boolean;
+  if (exclude !== undefined) request.excludeTriggers = exclude as DeploymentTriggerType[];
+  return { ok: true, request };
+}
+
+/** The request to handle now: present and not yet acknowledged (replays are ignored). */
+export function pendingInstantiateRequest(dc: DeploymentConfig): ParsedInstantiateRequest | undefined {
+  const parsed = parseInstantiateRequest(dc);
+  if (!parsed) return undefined;
+  const id = parsed.ok ? parsed.request.id : parsed.id;
+  return dc.status?.lastInstantiateRequest?.id === id ? undefined : parsed;
+}
+
+const sameFrom = (a: DeploymentTriggerImageChangeParams, b: DeploymentTriggerImageChangeParams): boolean =>
+  a.from.name === b.from.name && a.from.namespace === b.from.namespace;
+
+const imageParams = (dc: DeploymentConfig): DeploymentTriggerImageChangeParams[] =>
+  (dc.spec.triggers ?? []).flatMap((t) => (t.type === 'ImageChange' && t.imageChangeParams ? [t.imageChangeParams] : []));
+
+/** `hasUpdatedTriggers`: an ImageChange trigger whose (namespace, name) the decoded DC lacks. */
+const hasUpdatedTriggers = (current: DeploymentConfig, previous: DeploymentConfig): boolean =>
+  imageParams(current).some((c) => !imageParams(previous).some((p) => sameFrom(c, p)));
+
+/** `triggeredByDifferentImage`: the decoded trigger with the same from resolved another image. */
+function triggeredByDifferentImage(params: DeploymentTriggerImageChangeParams, previous: DeploymentConfig): boolean {
+  const match = imageParams(previous).find((p) => sameFrom(p, params));
+  return match !== undefined && (match.lastTriggeredImage ?? '') !== (params.lastTriggeredImage ?? '');
+}
+
+/** Outcome of the instantiate rules (§6.4 steps 1 and 3–5). */
+export type InstantiateDecision =
+  | { outcome: 'Triggered'; details: DeploymentDetails; message: string }
+  | { outcome: 'NotTriggered' | 'Rejected'; message: string };
+
+const causeMessage: Record<DeploymentCause['type'], string> = {
+  ConfigChange: StatusReasons.ConfigChange,
+  ImageChange: StatusReasons.ImageChange,
+  Manual: StatusReasons.ManualChange,
+};
+
+/**
+ * Decides an instantiate request (`canTrigger`). `decoded` is the DC encoded in the latest RC, or
+ * the DC itself when latestVersion is 0. There is no image API yet, so `latest` resolves nothing:
+ * image triggers count as resolved only through an existing lastTriggeredImage.
+ */
+export function decideInstantiate(dc: DeploymentConfig, decoded: DeploymentConfig, request: InstantiateRequest): InstantiateDecision {
+  const name = dc.metadata.name ?? '';
+  if (dc.spec.paused) {
+    return { outcome: 'Rejected', message: `deployment config "${name}" is paused - unpause to request a new deployment` };
+  }
+  const latestVersion = dc.status?.latestVersion ?? 0;
+  let causes: DeploymentCause[] = [];
+  let count = 0;
+  let resolved = 0;
+  let byImage = false;
+  for (const params of imageParams(dc)) {
+    count++;
+    if (!params.lastTriggeredImage) continue;
+    resolved++;
+    if (!params.automatic) continue;
+    if (latestVersion === 0 || hasUpdatedTriggers(dc, decoded) || triggeredByDifferentImage(params, decoded)) byImage = true;
+    // Quirk kept from OpenShift: once one trigger changed, every later automatic one is a cause too.
+    if (!byImage) continue;
+    causes.push({
+      type: 'ImageChange',
+      imageTrigger: { from: { kind: 'ImageStreamTag', name: params.from.name, namespace: params.from.namespace } },
+    });
+  }
+  if (count !== resolved) {
+    return { outcome: 'Rejected', message: `cannot trigger a deployment for "${name}" because it contains unresolved images` };
+  }
+  if (request.force) {
+    causes = [{ type: 'Manual' }];
+  } else {
+    let byConfig = false;
+    if (hasChangeTrigger(dc) && !byImage) {
+      if (latestVersion === 0 || canonicalJson(dc.spec.template) !== canonicalJson(decoded.spec.template)) {
+        byConfig = true;
+        causes = [{ type: 'ConfigChange' }];
+      }
+    }
+    if (!byConfig && !byImage) {
+      return { outcome: 'NotTriggered', message: `deployment config "${name}" cannot be instantiated` };
+    }
+  }
+  const message = causeMessage[causes[0]!.type];
+  return { outcome: 'Triggered', details: { message, causes }, message };
+}
+
+/** The acknowledgement written to status.lastInstantiateRequest. */
+export function instantiateAck(id: string, decision: InstantiateDecision, latestVersion: number, now: Date): InstantiateAck {
+  return { id, outcome: decision.outcome, message: decision.message, latestVersion, time: formatTime(now) };
+}

@@ -1,0 +1,118 @@
+/**
+ * KubeConfig loading and API client construction. Unlike client-node's `loadFromDefault`, which
+ * silently falls back to http://localhost:8080, loading here fails loudly when no cluster resolves.
+ */
+import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import {
+  KubeConfig,
+  ServerConfiguration,
+  createConfiguration,
+  setHeaderMiddleware,
+  type Configuration,
+} from '@kubernetes/client-node';
+
+/** Raised when no usable cluster configuration can be found; the message says what was tried. */
+export class KubeConfigError extends Error {
+  override readonly name = 'KubeConfigError';
+}
+
+export interface LoadKubeConfigOptions {
+  /** Path to a kubeconfig file; wins over $KUBECONFIG and ~/.kube/config. */
+  readonly kubeconfig?: string;
+  /** Context to use instead of the file's current-context. */
+  readonly context?: string;
+  /** Use the pod's service account only, ignoring kubeconfig files. */
+  readonly inCluster?: boolean;
+  /** @default process.env */
+  readonly env?: NodeJS.ProcessEnv;
+  /** @default os.homedir() */
+  readonly home?: string;
+}
+
+const SaTokenPath = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+
+/**
+ * Loads a KubeConfig in this order: explicit `kubeconfig` path, `$KUBECONFIG` (":"-separated,
+ * merged), `~/.kube/config`, then the in-cluster service account. Throws `KubeConfigError` when
+ * nothing is found, when `context` does not exist, or when the chosen context has no cluster
+ * server.
+ */
+export function loadKubeConfig(opts: LoadKubeConfigOptions = {}): KubeConfig {
+  const env = opts.env ?? process.env;
+  const kc = new KubeConfig();
+  try {
+    if (opts.inCluster) {
+      loadInCluster(kc, env);
+    } else if (opts.kubeconfig) {
+      if (!existsSync(opts.kubeconfig)) throw new KubeConfigError(`kubeconfig file ${opts.kubeconfig} does not exist`);
+      kc.loadFromFile(opts.kubeconfig);
+    } else if (env['KUBECONFIG']) {
+      const files = env['KUBECONFIG'].split(':').filter((f) => f !== '' && existsSync(f));
+      const [first, ...rest] = files;
+      if (first === undefined) throw new KubeConfigError(`no file of KUBECONFIG=${env['KUBECONFIG']} exists`);
+      kc.loadFromFile(first);
+      for (const f of rest) {
+        const other = new KubeConfig();
+        other.loadFromFile(f);
+        // kubectl semantics: the first file that sets current-context wins.
+        kc.mergeConfig(other, kc.currentContext !== '');
+      }
+    } else {
+      const defaultPath = join(opts.home ?? homedir(), '.kube', 'config');
+      if (existsSync(defaultPath)) {
+        kc.loadFromFile(defaultPath);
+      } else if (env['KUBERNETES_SERVICE_HOST']) {
+        loadInCluster(kc, env);
+      } else {
+        throw new KubeConfigError(
+          `no cluster configuration found: pass --kubeconfig, set KUBECONFIG, create ${defaultPath}, or run in a pod`,
+        );
+      }
+    }
+  } catch (err) {
+    if (err instanceof KubeConfigError) throw err;
+    throw new KubeConfigError(`cannot load kubeconfig: ${(err as Error).message}`, { cause: err });
+  }
+
+  if (opts.context) {
+    if (!kc.getContextObject(opts.context)) throw new KubeConfigError(`context "${opts.context}" not found in kubeconfig`);
+    kc.setCurrentContext(opts.context);
+  }
+  const server = kc.getCurrentCluster()?.server;
+  if (!server) {
+    throw new KubeConfigError(`context "${kc.getCurrentContext()}" has no cluster with a server URL`);
+  }
+  return kc;
+}
+
+function loadInCluster(kc: KubeConfig, env: NodeJS.ProcessEnv): void {
+  if (!env['KUBERNETES_SERVICE_HOST'] || !existsSync(SaTokenPath)) {
+    throw new KubeConfigError('not running in a cluster: KUBERNETES_SERVICE_HOST or the service account token is missing');
+  }
+  kc.loadFromCluster();
+}
+
+/** The namespace of the current context, or the pod's namespace in-cluster, else `default`. */
+export function currentNamespace(kc: KubeConfig): string {
+  return kc.getContextObject(kc.getCurrentContext())?.namespace ?? 'default';
+}
+
+/** Anything with the generated API classes' constructor shape. */
+export type ApiConstructor<T> = new (config: Configuration) => T;
+
+/**
+ * Builds a typed API client like `kc.makeApiClient`, optionally sending `userAgent` on every
+ * request (client-node has no per-client option for it).
+ */
+export function makeApiClient<T>(kc: KubeConfig, api: ApiConstructor<T>, opts: { userAgent?: string } = {}): T {
+  const server = kc.getCurrentCluster()?.server;
+  if (!server) throw new KubeConfigError('no active cluster');
+  const config = createConfiguration({
+    baseServer: new ServerConfiguration(server, {}),
+    authMethods: { default: kc },
+    middleware: opts.userAgent ? [setHeaderMiddleware('User-Agent', opts.userAgent)] : [],
+  });
+  return new api(config);
+}

@@ -1,0 +1,397 @@
+/**
+ * A list+watch cache with event handlers (client-go's reflector + store + shared informer, in
+ * one small class), written directly on client-node's `Watch` because `ListWatch` (1.4.0) stays
+ * stopped after errors, reconnects without backoff, has no resync and no stall detection.
+ *
+ * Guarantees:
+ * - `start()` resolves only once a list has succeeded (`hasSynced()` is then true); list
+ *   failures are retried with backoff, never swallowed.
+ * - Errors never stop the informer: it relists after exponential backoff with jitter
+ *   (`initialBackoffMs` doubling to `maxBackoffMs`), so objects deleted during an outage still
+ *   produce `delete` events (relist diff).
+ * - 410 Gone (HTTP or watch ERROR event) → immediate relist.
+ * - The server closes each watch after `watchTimeoutSeconds`; a watch that shows no sign of
+ *   life (no connect, event or bookmark) for `watchdogMs` is aborted and re-established.
+ * - Every `resyncMs`, `update(obj, obj)` is called for every cached object, which is how
+ *   controllers get their periodic full reconciliation (OpenShift: 10 minutes).
+ * - Cached objects are plain JSON (timestamps are strings, see plain.ts) and READ-ONLY.
+ * - `delete` handlers receive the last known state of the object.
+ */
+import { Watch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { Lister } from '../controller/ports.js';
+import { isGone } from '../controller/errors.js';
+import { toApiError } from './errors.js';
+import { toPlain } from './plain.js';
+
+/** The subset of client-node's `Watch` the informer uses (a seam for unit tests). */
+export interface WatchLike {
+  watch(
+    path: string,
+    queryParams: Record<string, string | number | boolean | undefined>,
+    callback: (phase: string, apiObj: unknown, watchObj?: unknown) => void,
+    done: (err: unknown) => void,
+  ): Promise<AbortController>;
+}
+
+export interface ListResult<T> {
+  items: T[];
+  metadata?: { resourceVersion?: string };
+}
+
+export interface InformerOptions<T extends KubernetesObject> {
+  /** Collection path, e.g. `/api/v1/namespaces/ns/pods` or `/apis/g/v/plural` (all namespaces). */
+  readonly path: string;
+  /** Lists the same collection; MUST apply the same selectors as `labelSelector`/`fieldSelector`. */
+  readonly list: () => Promise<ListResult<T>>;
+  /** Applied to the watch. */
+  readonly labelSelector?: string;
+  /** Applied to the watch. */
+  readonly fieldSelector?: string;
+  /** Period of the synthetic update(obj, obj) for every cached object; 0 disables. @default 0 */
+  readonly resyncMs?: number;
+  /** Server-side watch timeout, bounding a silently dead connection. @default 300 */
+  readonly watchTimeoutSeconds?: number;
+  /** Restart a watch with no connect/event for this long. @default (watchTimeoutSeconds + 30) s */
+  readonly watchdogMs?: number;
+  /** @default 1000 */
+  readonly initialBackoffMs?: number;
+  /** @default 30000 */
+  readonly maxBackoffMs?: number;
+  readonly log: Logger;
+  /** @default new Watch(kc) */
+  readonly watch?: WatchLike;
+}
+
+export type AddHandler<T> = (obj: T) => void;
+export type UpdateHandler<T> = (oldObj: T, newObj: T) => void;
+export type DeleteHandler<T> = (obj: T) => void;
+
+/** A started-on-demand, self-healing cache of one resource collection. */
+export interface Informer<T extends KubernetesObject> extends Lister<T> {
+  on(event: 'add', handler: AddHandler<T>): void;
+  on(event: 'update', handler: UpdateHandler<T>): void;
+  on(event: 'delete', handler: DeleteHandler<T>): void;
+  /** Starts list+watch; resolves once the first list is in the cache (or when stopped first). */
+  start(): Promise<void>;
+  hasSynced(): boolean;
+  /** Stops watching and all timers; the cache keeps its last content. */
+  stop(): void;
+  /** Resource version of the last list or watch event ('' before the first list). */
+  lastResourceVersion(): string;
+}
+
+/** Creates an informer; handlers registered before `start()` see the initial adds. */
+export function createInformer<T extends KubernetesObject>(kc: KubeConfig, opts: InformerOptions<T>): Informer<T> {
+  return new ListWatchInformer<T>(opts.watch ?? new Watch(kc), opts);
+}
+
+type WatchOutcome =
+  | { kind: 'closed'; sawActivity: boolean }
+  | { kind: 'gone' }
+  | { kind: 'stalled' }
+  | { kind: 'error'; err: unknown }
+  | { kind: 'stopped' };
+
+/** Cache key: `namespace/name`, or `name` for cluster-scoped objects. */
+export function objectKey(obj: KubernetesObject): string {
+  const ns = obj.metadata?.namespace;
+  const name = obj.metadata?.name ?? '';
+  return ns ? `${ns}/${name}` : name;
+}
+
+class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
+  private readonly cache = new Map<string, T>();
+  private readonly handlers = { add: [] as AddHandler<T>[], update: [] as UpdateHandler<T>[], delete: [] as DeleteHandler<T>[] };
+  private readonly log: Logger;
+  private readonly watchTimeoutSeconds: number;
+  private readonly watchdogMs: number;
+  private readonly initialBackoffMs: number;
+  private readonly maxBackoffMs: number;
+
+  private running = false;
+  private synced = false;
+  private rv = '';
+  private syncedWaiters: Array<() => void> = [];
+  private resyncTimer: ReturnType<typeof setInterval> | undefined;
+  private wake: (() => void) | undefined;
+  private currentAbort: AbortController | undefined;
+
+  constructor(
+    private readonly watcher: WatchLike,
+    private readonly opts: InformerOptions<T>,
+  ) {
+    this.log = opts.log.child({ informer: opts.path });
+    this.watchTimeoutSeconds = opts.watchTimeoutSeconds ?? 300;
+    this.watchdogMs = opts.watchdogMs ?? (this.watchTimeoutSeconds + 30) * 1000;
+    this.initialBackoffMs = opts.initialBackoffMs ?? 1000;
+    this.maxBackoffMs = opts.maxBackoffMs ?? 30_000;
+  }
+
+  on(event: 'add' | 'update' | 'delete', handler: AddHandler<T> | UpdateHandler<T>): void {
+    (this.handlers[event] as unknown[]).push(handler);
+  }
+
+  get(namespace: string, name: string): T | undefined {
+    return this.cache.get(namespace ? `${namespace}/${name}` : name);
+  }
+
+  list(namespace?: string): T[] {
+    const all = [...this.cache.values()];
+    return namespace === undefined ? all : all.filter((o) => o.metadata?.namespace === namespace);
+  }
+
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  lastResourceVersion(): string {
+    return this.rv;
+  }
+
+  start(): Promise<void> {
+    const synced = this.synced
+      ? Promise.resolve()
+      : new Promise<void>((resolve) => this.syncedWaiters.push(resolve));
+    if (!this.running) {
+      this.running = true;
+      this.loop().catch((err: unknown) => this.log.error({ err }, 'Informer loop crashed'));
+      const resyncMs = this.opts.resyncMs ?? 0;
+      if (resyncMs > 0) {
+        this.resyncTimer = setInterval(() => this.resync(), resyncMs);
+        this.resyncTimer.unref?.();
+      }
+    }
+    return synced;
+  }
+
+  stop(): void {
+    if (!this.running) return;
+    this.running = false;
+    if (this.resyncTimer) clearInterval(this.resyncTimer);
+    this.resyncTimer = undefined;
+    this.currentAbort?.abort();
+    this.wake?.();
+    this.releaseSyncedWaiters();
+  }
+
+  private releaseSyncedWaiters(): void {
+    const waiters = this.syncedWaiters;
+    this.syncedWaiters = [];
+    for (const w of waiters) w();
+  }
+
+  private async loop(): Promise<void> {
+    let backoff = this.initialBackoffMs;
+    let needList = true;
+    while (this.running) {
+      let failure: unknown;
+      try {
+        if (needList) {
+          await this.relist();
+          needList = false;
+          backoff = this.initialBackoffMs;
+        }
+        const outcome = await this.watchOnce();
+        switch (outcome.kind) {
+          case 'stopped':
+            return;
+          case 'gone':
+            this.log.info({ resourceVersion: this.rv }, 'Watch resource version expired; relisting');
+            needList = true;
+            continue;
+          case 'stalled':
+            this.log.warn({ watchdogMs: this.watchdogMs }, 'Watch went silent; restarting it');
+            continue;
+          case 'closed':
+            if (outcome.sawActivity) {
+              backoff = this.initialBackoffMs;
+              continue;
+            }
+            // A server that closes watches at once would otherwise make us spin (client-node #1933).
+            failure = new Error('watch closed without any event');
+            break;
+          case 'error':
+            failure = outcome.err;
+            break;
+        }
+      } catch (err) {
+        failure = toApiError(err);
+      }
+      if (!this.running) return;
+      // Relisting after a failure is what makes deletes missed during the outage visible.
+      needList = true;
+      if (isGone(failure)) continue;
+      const delay = Math.round(backoff * (0.8 + Math.random() * 0.4));
+      this.log.warn({ err: failure, delayMs: delay }, 'List/watch failed; retrying');
+      await this.sleep(delay);
+      backoff = Math.min(backoff * 2, this.maxBackoffMs);
+    }
+  }
+
+  private async relist(): Promise<void> {
+    const result = await this.opts.list();
+    if (!this.running) return;
+    const fresh = new Map<string, T>();
+    for (const item of result.items) {
+      const obj = toPlain(item);
+      fresh.set(objectKey(obj), obj);
+    }
+    const old = new Map(this.cache);
+    this.cache.clear();
+    for (const [k, obj] of fresh) this.cache.set(k, obj);
+    this.rv = result.metadata?.resourceVersion ?? '';
+    for (const [k, obj] of fresh) {
+      const prev = old.get(k);
+      if (!prev) this.emitAdd(obj);
+      else if (prev.metadata?.resourceVersion !== obj.metadata?.resourceVersion) this.emitUpdate(prev, obj);
+    }
+    for (const [k, prev] of old) if (!fresh.has(k)) this.emitDelete(prev);
+    this.log.debug({ count: fresh.size, resourceVersion: this.rv }, 'Listed');
+    if (!this.synced) {
+      this.synced = true;
+      this.releaseSyncedWaiters();
+    }
+  }
+
+  /** Runs one watch request to its end and reports how it ended. */
+  private watchOnce(): Promise<WatchOutcome> {
+    return new Promise<WatchOutcome>((resolve) => {
+      let finished = false;
+      let sawActivity = false;
+      const startedAt = performance.now();
+      let lastSeen = startedAt;
+      let controller: AbortController | undefined;
+      const finish = (outcome: WatchOutcome): void => {
+        if (finished) return;
+        finished = true;
+        clearInterval(watchdog);
+        this.wake = undefined;
+        if (this.currentAbort === controller) this.currentAbort = undefined;
+        controller?.abort();
+        resolve(outcome);
+      };
+      const watchdog = setInterval(() => {
+        if (performance.now() - lastSeen > this.watchdogMs) finish({ kind: 'stalled' });
+      }, Math.max(10, Math.min(this.watchdogMs / 4, 5000)));
+      watchdog.unref?.();
+      this.wake = () => finish({ kind: 'stopped' });
+
+      const onEvent = (phase: string, apiObj: unknown): void => {
+        if (finished) return;
+        lastSeen = performance.now();
+        sawActivity = true;
+        if (phase === 'ERROR') {
+          const status = apiObj as { code?: number; reason?: string; message?: string } | undefined;
+          if (status?.code === 410 || status?.reason === 'Expired' || status?.reason === 'Gone') finish({ kind: 'gone' });
+          else finish({ kind: 'error', err: new Error(`watch error event: ${status?.message ?? 'unknown'}`) });
+          return;
+        }
+        try {
+          this.applyEvent(phase, apiObj as T);
+        } catch (err) {
+          this.log.error({ err }, 'Failed to apply watch event');
+        }
+      };
+      const onDone = (err: unknown): void => {
+        if (finished) return;
+        if (!this.running) return finish({ kind: 'stopped' });
+        if (err) {
+          const e = toApiError(err);
+          finish(isGone(e) ? { kind: 'gone' } : { kind: 'error', err: e });
+        } else {
+          // A quiet collection legitimately ends at timeoutSeconds without events; only an
+          // immediate close with nothing delivered counts as a failure.
+          finish({ kind: 'closed', sawActivity: sawActivity || performance.now() - startedAt >= 1000 });
+        }
+      };
+
+      const query: Record<string, string | number | boolean | undefined> = {
+        resourceVersion: this.rv || undefined,
+        allowWatchBookmarks: true,
+        timeoutSeconds: this.watchTimeoutSeconds,
+        labelSelector: this.opts.labelSelector,
+        fieldSelector: this.opts.fieldSelector,
+      };
+      this.watcher.watch(this.opts.path, query, onEvent, onDone).then(
+        (c) => {
+          controller = c;
+          if (finished) {
+            c.abort();
+            return;
+          }
+          this.currentAbort = c;
+          // The request was accepted: that counts as a sign of life for the watchdog.
+          lastSeen = performance.now();
+        },
+        (err: unknown) => finish({ kind: 'error', err: toApiError(err) }),
+      );
+    });
+  }
+
+  private applyEvent(phase: string, obj: T): void {
+    const rv = obj?.metadata?.resourceVersion;
+    if (phase === 'BOOKMARK') {
+      if (rv) this.rv = rv;
+      return;
+    }
+    if (!obj?.metadata?.name) return;
+    const key = objectKey(obj);
+    if (rv) this.rv = rv;
+    const prev = this.cache.get(key);
+    switch (phase) {
+      case 'ADDED':
+      case 'MODIFIED':
+        this.cache.set(key, obj);
+        if (!prev) this.emitAdd(obj);
+        else if (prev.metadata?.resourceVersion !== rv) this.emitUpdate(prev, obj);
+        break;
+      case 'DELETED':
+        this.cache.delete(key);
+        this.emitDelete(obj);
+        break;
+      default:
+        break;
+    }
+  }
+
+  private resync(): void {
+    if (!this.synced || !this.running) return;
+    for (const obj of this.cache.values()) this.emitUpdate(obj, obj);
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        this.wake = undefined;
+        resolve();
+      }, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        this.wake = undefined;
+        resolve();
+      };
+    });
+  }
+
+  private emitAdd(obj: T): void {
+    for (const h of this.handlers.add) this.safely(() => h(obj));
+  }
+
+  private emitUpdate(oldObj: T, newObj: T): void {
+    for (const h of this.handlers.update) this.safely(() => h(oldObj, newObj));
+  }
+
+  private emitDelete(obj: T): void {
+    for (const h of this.handlers.delete) this.safely(() => h(obj));
+  }
+
+  private safely(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      // Handlers should only enqueue keys; a throwing one must not break the cache.
+      this.log.error({ err }, 'Informer event handler threw');
+    }
+  }
+}

@@ -1,0 +1,289 @@
+/**
+ * Lease-based leader election (coordination.k8s.io/v1), following client-go's
+ * `leaderelection` package: one replica holds the Lease and renews it every `retryPeriodMs`;
+ * others take over once the holder stops renewing for `leaseDurationMs`, or at once after
+ * the holder `release()`s it (empty holderIdentity). All writes use optimistic concurrency on
+ * the Lease's resourceVersion, so two candidates can never both win the same round.
+ *
+ * Expiry is judged by the LOCAL time at which a candidate last saw the lease record change,
+ * not by the renewTime written in it, so clock skew between nodes does not matter.
+ */
+import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { isNotFound } from '../controller/errors.js';
+import { makeApiClient } from './client.js';
+import { toApiError } from './errors.js';
+
+/** The Lease calls the elector makes (a seam for unit tests; CoordinationV1Api fits it). */
+export interface LeaseApi {
+  readNamespacedLease(p: { name: string; namespace: string }): Promise<V1Lease>;
+  createNamespacedLease(p: { namespace: string; body: V1Lease }): Promise<V1Lease>;
+  replaceNamespacedLease(p: { name: string; namespace: string; body: V1Lease }): Promise<V1Lease>;
+}
+
+export interface LeaderElectorOptions {
+  readonly namespace: string;
+  /** Lease name, e.g. `deploymentconfig-controller`. */
+  readonly name: string;
+  /** Unique per replica, e.g. `${hostname}_${uuid}`. */
+  readonly identity: string;
+  /** @default 15000 */
+  readonly leaseDurationMs?: number;
+  /** A leader that could not renew for this long steps down. @default 10000 */
+  readonly renewDeadlineMs?: number;
+  /** @default 2000 */
+  readonly retryPeriodMs?: number;
+  readonly log: Logger;
+}
+
+export interface LeaderCallbacks {
+  /** Called once leadership is acquired; the signal aborts when leadership ends. */
+  onStartedLeading(signal: AbortSignal): void | Promise<void>;
+  /** Called once when leadership is lost or released (not called if it was never acquired). */
+  onStoppedLeading(): void | Promise<void>;
+  /** Called when a different holder is observed. */
+  onNewLeader?(identity: string): void;
+}
+
+/** Creates an elector talking to the cluster of `kc`. */
+export function createLeaderElector(kc: KubeConfig, opts: LeaderElectorOptions): LeaderElector {
+  return new LeaderElector(makeApiClient(kc, CoordinationV1Api), opts);
+}
+
+/** See the module comment. One `run()` per instance. */
+export class LeaderElector {
+  private readonly leaseDurationMs: number;
+  private readonly renewDeadlineMs: number;
+  private readonly retryPeriodMs: number;
+  private readonly log: Logger;
+
+  private leading = false;
+  private stopping = false;
+  private observedRecord = '';
+  private observedAtMs = 0;
+  private observedLeader = '';
+  private lease: V1Lease | undefined;
+  private wake: (() => void) | undefined;
+  private loop: Promise<void> | undefined;
+  private leadership: AbortController | undefined;
+  private callbacks: LeaderCallbacks | undefined;
+  private stoppedCalled = false;
+
+  constructor(
+    private readonly api: LeaseApi,
+    private readonly opts: LeaderElectorOptions,
+  ) {
+    this.leaseDurationMs = opts.leaseDurationMs ?? 15_000;
+    this.renewDeadlineMs = opts.renewDeadlineMs ?? 10_000;
+    this.retryPeriodMs = opts.retryPeriodMs ?? 2_000;
+    if (this.renewDeadlineMs >= this.leaseDurationMs) throw new RangeError('renewDeadlineMs must be shorter than leaseDurationMs');
+    this.log = opts.log.child({ lease: `${opts.namespace}/${opts.name}`, identity: opts.identity });
+  }
+
+  /** True while this replica holds the lease. */
+  isLeader(): boolean {
+    return this.leading;
+  }
+
+  /**
+   * Campaigns until the lease is acquired, then renews it. Resolves when leadership is lost
+   * (renew failed for `renewDeadlineMs`) or after `release()`.
+   */
+  run(callbacks: LeaderCallbacks): Promise<void> {
+    if (this.loop) throw new Error('LeaderElector.run() may only be called once');
+    this.callbacks = callbacks;
+    this.loop = this.campaign();
+    return this.loop;
+  }
+
+  /**
+   * Gives the lease up so another replica can take over at once (call on SIGTERM): stops
+   * renewing, waits for an in-flight attempt, writes an empty holderIdentity, then calls
+   * `onStoppedLeading`. Safe to call when not leading or more than once.
+   */
+  async release(): Promise<void> {
+    this.stopping = true;
+    this.wake?.();
+    await this.loop;
+  }
+
+  private async campaign(): Promise<void> {
+    // 1. Acquire: retry every retryPeriod (jittered so candidates don't collide in lockstep).
+    while (!this.stopping) {
+      if (await this.attempt()) break;
+      await this.sleep(this.retryPeriodMs * (1 + Math.random() * 0.2));
+    }
+    if (this.stopping) return;
+    this.leading = true;
+    this.leadership = new AbortController();
+    this.log.info('Acquired leadership');
+    const cb = this.callbacks;
+    void Promise.resolve()
+      .then(() => cb?.onStartedLeading(this.leadership!.signal))
+      .catch((err: unknown) => this.log.error({ err }, 'onStartedLeading failed'));
+
+    // 2. Renew every retryPeriod; give up when no renew succeeded for renewDeadline.
+    let lastRenewMs = Date.now();
+    while (!this.stopping) {
+      await this.sleep(this.retryPeriodMs);
+      if (this.stopping) break;
+      const remaining = this.renewDeadlineMs - (Date.now() - lastRenewMs);
+      if ((await this.attempt(remaining)) && this.observedLeader === this.opts.identity) {
+        lastRenewMs = Date.now();
+        continue;
+      }
+      if (Date.now() - lastRenewMs >= this.renewDeadlineMs || (this.observedLeader !== '' && this.observedLeader !== this.opts.identity)) {
+        this.log.warn('Lost leadership');
+        await this.stepDown();
+        return;
+      }
+    }
+    // 3. Released voluntarily.
+    await this.writeRelease();
+    await this.stepDown();
+  }
+
+  private async stepDown(): Promise<void> {
+    this.leading = false;
+    this.leadership?.abort();
+    if (this.stoppedCalled) return;
+    this.stoppedCalled = true;
+    try {
+      await this.callbacks?.onStoppedLeading();
+    } catch (err) {
+      this.log.error({ err }, 'onStoppedLeading failed');
+    }
+  }
+
+  /** One tryAcquireOrRenew round, bounded by `timeoutMs`; false on any failure. */
+  private async attempt(timeoutMs = this.renewDeadlineMs): Promise<boolean> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), Math.max(1, timeoutMs));
+      timer.unref?.();
+    });
+    try {
+      return await Promise.race([this.tryAcquireOrRenew(), timeout]);
+    } catch (err) {
+      this.log.debug({ err: toApiError(err) }, 'Lease acquire/renew attempt failed');
+      return false;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  private spec(transitions: number, acquireTime: V1MicroTime, now: number): NonNullable<V1Lease['spec']> {
+    return {
+      holderIdentity: this.opts.identity,
+      leaseDurationSeconds: Math.ceil(this.leaseDurationMs / 1000),
+      acquireTime,
+      renewTime: new V1MicroTime(now),
+      leaseTransitions: transitions,
+    };
+  }
+
+  private async tryAcquireOrRenew(): Promise<boolean> {
+    const { name, namespace, identity } = this.opts;
+    const now = Date.now();
+    let current: V1Lease;
+    try {
+      current = await this.api.readNamespacedLease({ name, namespace });
+    } catch (e) {
+      const err = toApiError(e);
+      if (!isNotFound(err)) throw err;
+      const body: V1Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec: this.spec(0, new V1MicroTime(now), now) };
+      this.lease = await this.api.createNamespacedLease({ namespace, body });
+      this.observe(this.lease, Date.now());
+      return true;
+    }
+    this.observe(current, now);
+    const spec = current.spec ?? {};
+    const holder = spec.holderIdentity ?? '';
+    const durationMs = (spec.leaseDurationSeconds ?? Math.ceil(this.leaseDurationMs / 1000)) * 1000;
+    if (holder !== '' && holder !== identity && this.observedAtMs + durationMs > now) return false;
+
+    const isHolder = holder === identity;
+    const transitions = spec.leaseTransitions ?? 0;
+    const acquireTime = isHolder && spec.acquireTime ? new V1MicroTime(new Date(spec.acquireTime).getTime()) : new V1MicroTime(now);
+    const body: V1Lease = {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: {
+        name,
+        namespace,
+        resourceVersion: current.metadata?.resourceVersion,
+        labels: current.metadata?.labels,
+        annotations: current.metadata?.annotations,
+      },
+      spec: this.spec(isHolder ? transitions : transitions + 1, acquireTime, now),
+    };
+    // A 409 here means another candidate wrote first: we lost this round.
+    this.lease = await this.api.replaceNamespacedLease({ name, namespace, body });
+    this.observe(this.lease, Date.now());
+    return true;
+  }
+
+  private observe(lease: V1Lease, now: number): void {
+    const spec = lease.spec ?? {};
+    const record = JSON.stringify([spec.holderIdentity ?? '', String(spec.renewTime ?? ''), spec.leaseTransitions ?? 0]);
+    if (record !== this.observedRecord) {
+      this.observedRecord = record;
+      this.observedAtMs = now;
+    }
+    const holder = spec.holderIdentity ?? '';
+    if (holder !== this.observedLeader) {
+      this.observedLeader = holder;
+      if (holder !== '' && holder !== this.opts.identity) {
+        this.log.info({ leader: holder }, 'New leader observed');
+        try {
+          this.callbacks?.onNewLeader?.(holder);
+        } catch (err) {
+          this.log.error({ err }, 'onNewLeader failed');
+        }
+      }
+    }
+  }
+
+  /** Empties holderIdentity with a 1 s duration, as client-go's ReleaseOnCancel does. */
+  private async writeRelease(): Promise<void> {
+    const lease = this.lease;
+    if (!lease?.metadata?.resourceVersion) return;
+    const now = Date.now();
+    try {
+      await this.api.replaceNamespacedLease({
+        name: this.opts.name,
+        namespace: this.opts.namespace,
+        body: {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name: this.opts.name, namespace: this.opts.namespace, resourceVersion: lease.metadata.resourceVersion },
+          spec: {
+            holderIdentity: '',
+            leaseDurationSeconds: 1,
+            acquireTime: new V1MicroTime(now),
+            renewTime: new V1MicroTime(now),
+            leaseTransitions: lease.spec?.leaseTransitions ?? 0,
+          },
+        },
+      });
+      this.log.info('Released leadership');
+    } catch (err) {
+      // Someone else already took it (409) or the API is down: the lease simply expires.
+      this.log.warn({ err: toApiError(err) }, 'Failed to release lease');
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const t = setTimeout(() => {
+        this.wake = undefined;
+        resolve();
+      }, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        this.wake = undefined;
+        resolve();
+      };
+    });
+  }
+}

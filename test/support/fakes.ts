@@ -1,0 +1,697 @@
+/**
+ * In-memory implementations of the ports in src/controller/ports.ts, for unit tests.
+ *
+ * One `FakeApi` holds the ordered action log, error reactors and the clock; one `ObjectStore`
+ * per resource plays the API server's storage. Clients record an `Action` for every call and then
+ * apply it to the store with API-server semantics:
+ *
+ * - create: 409 AlreadyExists on a taken name; assigns uid, resourceVersion, generation 1 and
+ *   creationTimestamp (from the clock).
+ * - update / updateStatus: 404 when missing; 409 Conflict on a stale resourceVersion (a missing
+ *   one is allowed for core kinds, rejected with 422 for DCs, which disallow unconditional
+ *   updates); the main resource keeps the stored status, `/status` keeps the stored spec;
+ *   `generation` increments when the spec changes.
+ * - patch: `merge` (RFC 7386), `strategic` (merge with list merge keys such as ownerReferences
+ *   by uid, containers by name, and `$patch: delete`), `json` (RFC 6902 add/remove/replace/test).
+ *   A `metadata.uid` in the patch is a precondition (409 Conflict on mismatch).
+ * - delete: 404 when missing; the propagation policy / grace period is recorded as the body.
+ *
+ * Listers (`FakeLister`) read the same store but return deep-FROZEN copies, so code that mutates
+ * cache objects fails loudly; `pause()` freezes the lister's view to simulate a stale informer
+ * cache and `resume()` catches it up.
+ *
+ * Typical use:
+ *   const f = newFakeCluster();
+ *   f.rcs.put(rc);                               // seed without recording an action
+ *   f.api.failOn({ verb: 'update', resource: 'replicationcontrollers' }, conflict(...), 1);
+ *   await syncDeploymentConfig(f, 'ns/name');    // f satisfies DeploymentConfigSyncDeps
+ *   expect(f.api.writes()).toEqual([...]);
+ */
+import type { CoreV1Event, V1ObjectMeta, V1Pod, V1ReplicationController, V1Scale } from '@kubernetes/client-node';
+import type { DeploymentConfig } from '../../src/apis/deploymentconfig.js';
+import { ApiError } from '../../src/controller/errors.js';
+import type {
+  Clock, DeploymentConfigClient, EventClient, EventRecorder, InvolvedObject, Lister, PatchType, PodClient,
+  PropagationPolicy, ReplicationControllerClient,
+} from '../../src/controller/ports.js';
+
+// ---------------------------------------------------------------------------------------------
+// Errors shaped like the kube layer's normalised ApiError.
+
+export const notFound = (resource: string, name: string): ApiError =>
+  new ApiError(`${resource} "${name}" not found`, 404, 'NotFound');
+export const conflict = (resource: string, name: string, detail = 'the object has been modified; please apply your changes to the latest version and try again'): ApiError =>
+  new ApiError(`Operation cannot be fulfilled on ${resource} "${name}": ${detail}`, 409, 'Conflict');
+export const alreadyExists = (resource: string, name: string): ApiError =>
+  new ApiError(`${resource} "${name}" already exists`, 409, 'AlreadyExists');
+export const invalid = (resource: string, name: string, detail: string): ApiError =>
+  new ApiError(`${resource} "${name}" is invalid: ${detail}`, 422, 'Invalid');
+export const serverError = (detail = 'internal error'): ApiError => new ApiError(detail, 500, 'InternalError');
+
+// ---------------------------------------------------------------------------------------------
+// Clock, actions, reactors.
+
+/** A settable clock; starts at 2024-01-01T00:00:00Z unless told otherwise. */
+export class FakeClock implements Clock {
+  private current: Date;
+  constructor(start: Date | string = '2024-01-01T00:00:00Z') {
+    this.current = new Date(start);
+  }
+  now(): Date {
+    return new Date(this.current);
+  }
+  set(to: Date | string): void {
+    this.current = new Date(to);
+  }
+  advance(ms: number): void {
+    this.current = new Date(this.current.getTime() + ms);
+  }
+}
+
+export type Verb = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete';
+
+/** One recorded client call. `body` is a deep copy of what was sent (or the delete options). */
+export interface Action {
+  verb: Verb;
+  resource: string;
+  subresource?: string;
+  namespace: string;
+  name: string;
+  body?: unknown;
+  patchType?: PatchType;
+}
+
+/** Called for every action before it is applied; throw to make the call fail. */
+export type Reactor = (action: Action) => void;
+
+/** Selects actions: every given field must be equal. */
+export type ActionMatch = Partial<Pick<Action, 'verb' | 'resource' | 'subresource' | 'namespace' | 'name'>>;
+
+export const matches = (action: Action, match: ActionMatch): boolean =>
+  Object.entries(match).every(([k, v]) => (action as unknown as Record<string, unknown>)[k] === v);
+
+/** Shared state of all fake clients: the action log, reactors, clock and id counters. */
+export class FakeApi {
+  readonly actions: Action[] = [];
+  private readonly reactors: Reactor[] = [];
+  private rv = 100;
+  private uids = 0;
+  constructor(readonly clock: FakeClock = new FakeClock()) {}
+
+  /** Records the action, then runs the reactors (which may throw to fail the call). */
+  record(action: Action): void {
+    this.actions.push(structuredClone(action));
+    for (const reactor of this.reactors) reactor(action);
+  }
+
+  /** Adds a reactor; returns a function that removes it. */
+  onAction(reactor: Reactor): () => void {
+    this.reactors.push(reactor);
+    return () => {
+      const i = this.reactors.indexOf(reactor);
+      if (i >= 0) this.reactors.splice(i, 1);
+    };
+  }
+
+  /** Fails the next `times` matching calls (default: all) with `error` (or a fresh one per call). */
+  failOn(match: ActionMatch, error: Error | ((action: Action) => Error), times = Number.POSITIVE_INFINITY): void {
+    let left = times;
+    this.onAction((action) => {
+      if (left <= 0 || !matches(action, match)) return;
+      left--;
+      throw typeof error === 'function' ? error(action) : error;
+    });
+  }
+
+  /** Actions that change state (everything but get/list). */
+  writes(match: ActionMatch = {}): Action[] {
+    return this.actions.filter((a) => a.verb !== 'get' && a.verb !== 'list' && matches(a, match));
+  }
+
+  /** Matching actions, in order. */
+  find(match: ActionMatch): Action[] {
+    return this.actions.filter((a) => matches(a, match));
+  }
+
+  /** Compact `verb resource[/sub] ns/name` strings of the writes, handy for ordered assertions. */
+  writeSummary(): string[] {
+    return this.writes().map((a) => `${a.verb} ${a.resource}${a.subresource ? `/${a.subresource}` : ''} ${a.namespace}/${a.name}`);
+  }
+
+  clearActions(): void {
+    this.actions.length = 0;
+  }
+
+  nextResourceVersion(): string {
+    return String(++this.rv);
+  }
+
+  nextUid(): string {
+    return `uid-${++this.uids}`;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Storage.
+
+interface KubeObject {
+  metadata?: V1ObjectMeta;
+}
+
+const keyOf = (namespace: string | undefined, name: string | undefined): string => `${namespace ?? ''}/${name ?? ''}`;
+
+function deepFreeze<T>(obj: T): T {
+  if (obj && typeof obj === 'object' && !Object.isFrozen(obj)) {
+    Object.freeze(obj);
+    for (const v of Object.values(obj as object)) deepFreeze(v);
+  }
+  return obj;
+}
+
+/** The API server's storage for one resource. Reads return copies. */
+export class ObjectStore<T extends KubeObject> {
+  private readonly objects = new Map<string, T>();
+  private readonly listeners: Array<() => void> = [];
+  constructor(readonly api: FakeApi, readonly resource: string) {}
+
+  get(namespace: string, name: string): T | undefined {
+    const obj = this.objects.get(keyOf(namespace, name));
+    return obj === undefined ? undefined : structuredClone(obj);
+  }
+
+  list(namespace?: string): T[] {
+    return [...this.objects.values()]
+      .filter((o) => namespace === undefined || o.metadata?.namespace === namespace)
+      .map((o) => structuredClone(o));
+  }
+
+  /**
+   * Seeds or overwrites an object WITHOUT recording an action (test setup, or simulating another
+   * writer). Missing uid/resourceVersion/generation/creationTimestamp are filled in.
+   */
+  put(obj: T): T {
+    const copy = structuredClone(obj);
+    copy.metadata ??= {};
+    copy.metadata.uid ??= this.api.nextUid();
+    copy.metadata.generation ??= 1;
+    copy.metadata.creationTimestamp ??= this.api.clock.now();
+    copy.metadata.resourceVersion = this.api.nextResourceVersion();
+    this.objects.set(keyOf(copy.metadata.namespace, copy.metadata.name), copy);
+    this.changed();
+    return structuredClone(copy);
+  }
+
+  /** Changes a stored object in place (as another writer would) and bumps its resourceVersion. */
+  mutate(namespace: string, name: string, fn: (obj: T) => void): T {
+    const obj = this.objects.get(keyOf(namespace, name));
+    if (!obj) throw new Error(`fake ${this.resource} ${namespace}/${name} does not exist`);
+    fn(obj);
+    obj.metadata ??= {};
+    obj.metadata.resourceVersion = this.api.nextResourceVersion();
+    this.changed();
+    return structuredClone(obj);
+  }
+
+  /** Removes an object without recording an action. */
+  remove(namespace: string, name: string): boolean {
+    const had = this.objects.delete(keyOf(namespace, name));
+    if (had) this.changed();
+    return had;
+  }
+
+  /** Stores without touching metadata (used by the clients after they set it). */
+  store(obj: T): void {
+    this.objects.set(keyOf(obj.metadata?.namespace, obj.metadata?.name), obj);
+    this.changed();
+  }
+
+  /** The stored object itself (not a copy); for the clients. */
+  raw(namespace: string, name: string): T | undefined {
+    return this.objects.get(keyOf(namespace, name));
+  }
+
+  onChange(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  private changed(): void {
+    for (const l of this.listeners) l();
+  }
+}
+
+/**
+ * Informer-cache view of a store. Returns deep-frozen copies. `pause()` keeps serving the
+ * snapshot taken at that moment (a stale cache) until `resume()`.
+ */
+export class FakeLister<T extends KubeObject> implements Lister<T> {
+  private snapshot?: Map<string, T>;
+  constructor(private readonly source: ObjectStore<T>) {}
+
+  get(namespace: string, name: string): T | undefined {
+    const obj = this.snapshot ? structuredClone(this.snapshot.get(keyOf(namespace, name))) : this.source.get(namespace, name);
+    return obj === undefined ? undefined : deepFreeze(obj);
+  }
+
+  list(namespace?: string): T[] {
+    const all = this.snapshot
+      ? [...this.snapshot.values()].filter((o) => namespace === undefined || o.metadata?.namespace === namespace).map((o) => structuredClone(o))
+      : this.source.list(namespace);
+    return all.map((o) => deepFreeze(o));
+  }
+
+  /** Stop following the store (simulates a lagging watch). */
+  pause(): void {
+    this.snapshot = new Map(this.source.list().map((o) => [keyOf(o.metadata?.namespace, o.metadata?.name), o]));
+  }
+
+  resume(): void {
+    this.snapshot = undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Patches.
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+
+/** RFC 7386 JSON merge patch. */
+export function mergePatch(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return structuredClone(patch);
+  const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    if (v === null) delete out[k];
+    else out[k] = mergePatch(out[k], v);
+  }
+  return out;
+}
+
+/** List merge keys of the strategic-merge patch for the fields unit tests touch. */
+const mergeKeys: Record<string, string> = {
+  ownerReferences: 'uid', containers: 'name', initContainers: 'name', env: 'name', volumes: 'name',
+  volumeMounts: 'mountPath', ports: 'containerPort', conditions: 'type', tolerations: 'key',
+};
+
+/** A small strategic-merge patch: merge-patch semantics plus keyed list merging and `$patch: delete`. */
+export function strategicMergePatch(target: unknown, patch: unknown): unknown {
+  if (!isPlainObject(patch)) return structuredClone(patch);
+  const out: Record<string, unknown> = isPlainObject(target) ? { ...target } : {};
+  for (const [k, v] of Object.entries(patch)) {
+    const key = mergeKeys[k];
+    if (v === null) {
+      delete out[k];
+    } else if (key && Array.isArray(v)) {
+      let list = Array.isArray(out[k]) ? [...(out[k] as unknown[])] : [];
+      for (const item of v) {
+        if (!isPlainObject(item)) continue;
+        const { $patch: directive, ...rest } = item;
+        const idx = list.findIndex((e) => isPlainObject(e) && e[key] === item[key]);
+        if (directive === 'delete') {
+          if (idx >= 0) list = list.filter((_, i) => i !== idx);
+        } else if (idx >= 0) {
+          list[idx] = strategicMergePatch(list[idx], rest);
+        } else {
+          list.push(structuredClone(rest));
+        }
+      }
+      out[k] = list;
+    } else {
+      out[k] = strategicMergePatch(out[k], v);
+    }
+  }
+  return out;
+}
+
+interface JsonPatchOp { op: string; path: string; value?: unknown; from?: string }
+
+const pointer = (path: string): string[] => path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+/** RFC 6902 add/remove/replace/test. Throws a plain Error on a failed test or a bad path. */
+export function jsonPatch(target: unknown, ops: JsonPatchOp[]): unknown {
+  const doc = { root: structuredClone(target) } as Record<string, unknown>;
+  for (const op of ops) {
+    const parts = ['root', ...pointer(op.path)];
+    const last = parts.pop()!;
+    let parent: unknown = doc;
+    for (const p of parts) {
+      parent = Array.isArray(parent) ? parent[Number(p)] : (parent as Record<string, unknown> | undefined)?.[p];
+      if (parent === undefined || parent === null) throw new Error(`json patch: path ${op.path} does not exist`);
+    }
+    const container = parent as Record<string, unknown> | unknown[];
+    const index = Array.isArray(container) ? (last === '-' ? container.length : Number(last)) : -1;
+    switch (op.op) {
+      case 'test': {
+        const current = Array.isArray(container) ? container[index] : (container as Record<string, unknown>)[last];
+        if (JSON.stringify(current) !== JSON.stringify(op.value)) throw new Error(`json patch: test failed at ${op.path}`);
+        break;
+      }
+      case 'add':
+        if (Array.isArray(container)) container.splice(index, 0, structuredClone(op.value));
+        else (container as Record<string, unknown>)[last] = structuredClone(op.value);
+        break;
+      case 'replace':
+        if (Array.isArray(container)) container[index] = structuredClone(op.value);
+        else {
+          if (!(last in container)) throw new Error(`json patch: path ${op.path} does not exist`);
+          (container as Record<string, unknown>)[last] = structuredClone(op.value);
+        }
+        break;
+      case 'remove':
+        if (Array.isArray(container)) container.splice(index, 1);
+        else {
+          if (!(last in container)) throw new Error(`json patch: path ${op.path} does not exist`);
+          delete (container as Record<string, unknown>)[last];
+        }
+        break;
+      default:
+        throw new Error(`json patch: unsupported op ${op.op}`);
+    }
+  }
+  return doc.root;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Label selectors (equality-based, plus `k!=v`, `k`, `!k`).
+
+export function matchesSelector(labels: Record<string, string> | undefined, selector: string | undefined): boolean {
+  if (!selector) return true;
+  const l = labels ?? {};
+  return selector.split(',').map((s) => s.trim()).filter(Boolean).every((req) => {
+    let m: RegExpExecArray | null;
+    if ((m = /^([^!=]+)!=(.*)$/.exec(req))) return l[m[1]!.trim()] !== m[2]!.trim();
+    if ((m = /^([^!=]+)==?(.*)$/.exec(req))) return l[m[1]!.trim()] === m[2]!.trim();
+    if (req.startsWith('!')) return !(req.slice(1) in l);
+    return req in l;
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Generic client behaviour.
+
+interface ResourceOptions {
+  /** PUT without a resourceVersion is rejected (AllowUnconditionalUpdate=false). */
+  requireResourceVersion: boolean;
+  /** Has a /status subresource: main writes keep the stored status. */
+  statusSubresource: boolean;
+}
+
+const specOf = (obj: unknown): unknown => (obj as { spec?: unknown }).spec;
+
+/** Shared implementation of get/list/create/update/patch/delete over an ObjectStore. */
+export class FakeResourceClient<T extends KubeObject> {
+  constructor(readonly api: FakeApi, readonly objects: ObjectStore<T>, private readonly options: ResourceOptions) {}
+
+  get resource(): string {
+    return this.objects.resource;
+  }
+
+  protected existing(namespace: string, name: string): T {
+    const obj = this.objects.raw(namespace, name);
+    if (!obj) throw notFound(this.resource, name);
+    return obj;
+  }
+
+  async doGet(namespace: string, name: string, subresource?: string): Promise<T> {
+    this.api.record({ verb: 'get', resource: this.resource, subresource, namespace, name });
+    return structuredClone(this.existing(namespace, name));
+  }
+
+  async doList(namespace: string, labelSelector?: string): Promise<T[]> {
+    this.api.record({ verb: 'list', resource: this.resource, namespace, name: '', body: labelSelector ? { labelSelector } : undefined });
+    return this.objects.list(namespace).filter((o) => matchesSelector(o.metadata?.labels, labelSelector));
+  }
+
+  async doCreate(namespace: string, body: T): Promise<T> {
+    const name = body.metadata?.name ?? '';
+    this.api.record({ verb: 'create', resource: this.resource, namespace, name, body });
+    if (!name) throw invalid(this.resource, '', 'metadata.name: Required value: name is required');
+    if (body.metadata?.namespace && body.metadata.namespace !== namespace) {
+      throw new ApiError('the namespace of the provided object does not match the namespace sent on the request', 400, 'BadRequest');
+    }
+    if (this.objects.raw(namespace, name)) throw alreadyExists(this.resource, name);
+    const obj = structuredClone(body);
+    obj.metadata = {
+      ...obj.metadata,
+      namespace,
+      uid: this.api.nextUid(),
+      resourceVersion: this.api.nextResourceVersion(),
+      generation: 1,
+      creationTimestamp: this.api.clock.now(),
+    };
+    this.objects.store(obj);
+    return structuredClone(obj);
+  }
+
+  async doUpdate(body: T, subresource?: 'status'): Promise<T> {
+    const namespace = body.metadata?.namespace ?? '';
+    const name = body.metadata?.name ?? '';
+    this.api.record({ verb: 'update', resource: this.resource, subresource, namespace, name, body });
+    const stored = this.existing(namespace, name);
+    const rv = body.metadata?.resourceVersion;
+    if (!rv && this.options.requireResourceVersion) {
+      throw invalid(this.resource, name, 'metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+    }
+    if (rv && rv !== stored.metadata?.resourceVersion) throw conflict(this.resource, name);
+    if (body.metadata?.uid && body.metadata.uid !== stored.metadata?.uid) {
+      throw conflict(this.resource, name, `Precondition failed: UID in precondition: ${body.metadata.uid}, UID in object meta: ${stored.metadata?.uid ?? ''}`);
+    }
+    const next = this.merge(stored, structuredClone(body), subresource === 'status');
+    this.objects.store(next);
+    return structuredClone(next);
+  }
+
+  async doPatch(namespace: string, name: string, patch: unknown, type: PatchType, subresource?: string): Promise<T> {
+    this.api.record({ verb: 'patch', resource: this.resource, subresource, namespace, name, body: patch, patchType: type });
+    const stored = this.existing(namespace, name);
+    let patched: T;
+    try {
+      patched = (type === 'json' ? jsonPatch(stored, patch as JsonPatchOp[])
+        : type === 'strategic' ? strategicMergePatch(stored, patch) : mergePatch(stored, patch)) as T;
+    } catch (err) {
+      throw invalid(this.resource, name, (err as Error).message);
+    }
+    if (patched.metadata?.uid !== stored.metadata?.uid) {
+      throw conflict(this.resource, name, `Precondition failed: UID in precondition: ${patched.metadata?.uid ?? ''}, UID in object meta: ${stored.metadata?.uid ?? ''}`);
+    }
+    const next = this.merge(stored, patched, subresource === 'status');
+    this.objects.store(next);
+    return structuredClone(next);
+  }
+
+  async doDelete(namespace: string, name: string, options?: Record<string, unknown>): Promise<void> {
+    this.api.record({ verb: 'delete', resource: this.resource, namespace, name, body: options });
+    this.existing(namespace, name);
+    this.objects.remove(namespace, name);
+  }
+
+  /** Applies subresource rules, generation and resourceVersion bookkeeping. */
+  private merge(stored: T, incoming: T, statusWrite: boolean): T {
+    const storedStatus = (stored as { status?: unknown }).status;
+    let next: T;
+    if (statusWrite) {
+      // /status: only status (and metadata bookkeeping) is taken from the request.
+      next = structuredClone(stored);
+      (next as { status?: unknown }).status = (incoming as { status?: unknown }).status;
+    } else {
+      next = incoming;
+      if (this.options.statusSubresource) {
+        if (storedStatus === undefined) delete (next as { status?: unknown }).status;
+        else (next as { status?: unknown }).status = structuredClone(storedStatus);
+      }
+    }
+    next.metadata = {
+      ...next.metadata,
+      uid: stored.metadata?.uid,
+      creationTimestamp: stored.metadata?.creationTimestamp,
+      resourceVersion: this.api.nextResourceVersion(),
+      generation: (stored.metadata?.generation ?? 1)
+        + (!statusWrite && JSON.stringify(specOf(next)) !== JSON.stringify(specOf(stored)) ? 1 : 0),
+    };
+    return next;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Port implementations.
+
+export class FakeDeploymentConfigClient extends FakeResourceClient<DeploymentConfig> implements DeploymentConfigClient {
+  constructor(api: FakeApi, objects: ObjectStore<DeploymentConfig>) {
+    super(api, objects, { requireResourceVersion: true, statusSubresource: true });
+  }
+  get(namespace: string, name: string): Promise<DeploymentConfig> {
+    return this.doGet(namespace, name);
+  }
+  updateStatus(dc: DeploymentConfig): Promise<DeploymentConfig> {
+    return this.doUpdate(dc, 'status');
+  }
+  update(dc: DeploymentConfig): Promise<DeploymentConfig> {
+    return this.doUpdate(dc);
+  }
+  patch(namespace: string, name: string, patch: unknown, type: 'merge' | 'json'): Promise<DeploymentConfig> {
+    return this.doPatch(namespace, name, patch, type);
+  }
+}
+
+export class FakeReplicationControllerClient extends FakeResourceClient<V1ReplicationController> implements ReplicationControllerClient {
+  constructor(api: FakeApi, objects: ObjectStore<V1ReplicationController>) {
+    super(api, objects, { requireResourceVersion: false, statusSubresource: true });
+  }
+  get(namespace: string, name: string): Promise<V1ReplicationController> {
+    return this.doGet(namespace, name);
+  }
+  list(namespace: string, labelSelector?: string): Promise<V1ReplicationController[]> {
+    return this.doList(namespace, labelSelector);
+  }
+  create(namespace: string, rc: V1ReplicationController): Promise<V1ReplicationController> {
+    return this.doCreate(namespace, rc);
+  }
+  update(rc: V1ReplicationController): Promise<V1ReplicationController> {
+    return this.doUpdate(rc);
+  }
+  patch(namespace: string, name: string, patch: unknown, type: PatchType): Promise<V1ReplicationController> {
+    return this.doPatch(namespace, name, patch, type);
+  }
+  delete(namespace: string, name: string, propagationPolicy?: PropagationPolicy): Promise<void> {
+    return this.doDelete(namespace, name, propagationPolicy ? { propagationPolicy } : undefined);
+  }
+  async getScale(namespace: string, name: string): Promise<V1Scale> {
+    const rc = await this.doGet(namespace, name, 'scale');
+    return {
+      apiVersion: 'autoscaling/v1', kind: 'Scale',
+      metadata: { name, namespace, uid: rc.metadata?.uid, resourceVersion: rc.metadata?.resourceVersion },
+      spec: { replicas: rc.spec?.replicas ?? 0 },
+      status: { replicas: rc.status?.replicas ?? 0 },
+    };
+  }
+  async updateScale(namespace: string, name: string, scale: V1Scale): Promise<V1Scale> {
+    this.api.record({ verb: 'update', resource: this.resource, subresource: 'scale', namespace, name, body: scale });
+    const stored = this.existing(namespace, name);
+    const rv = scale.metadata?.resourceVersion;
+    if (rv && rv !== stored.metadata?.resourceVersion) throw conflict(this.resource, name);
+    const next = this.objects.mutate(namespace, name, (rc) => {
+      rc.spec = { ...(rc.spec ?? {}), replicas: scale.spec?.replicas ?? 0 };
+      rc.metadata = { ...rc.metadata, generation: (rc.metadata?.generation ?? 1) + 1 };
+    });
+    return { ...scale, metadata: { ...scale.metadata, resourceVersion: next.metadata?.resourceVersion }, status: { replicas: next.status?.replicas ?? 0 } };
+  }
+}
+
+export class FakePodClient extends FakeResourceClient<V1Pod> implements PodClient {
+  constructor(api: FakeApi, objects: ObjectStore<V1Pod>) {
+    super(api, objects, { requireResourceVersion: false, statusSubresource: true });
+  }
+  get(namespace: string, name: string): Promise<V1Pod> {
+    return this.doGet(namespace, name);
+  }
+  list(namespace: string, labelSelector?: string): Promise<V1Pod[]> {
+    return this.doList(namespace, labelSelector);
+  }
+  create(namespace: string, pod: V1Pod): Promise<V1Pod> {
+    return this.doCreate(namespace, pod);
+  }
+  patch(namespace: string, name: string, patch: unknown, type: PatchType): Promise<V1Pod> {
+    return this.doPatch(namespace, name, patch, type);
+  }
+  /** Deletion is immediate (no graceful termination is simulated). */
+  delete(namespace: string, name: string, gracePeriodSeconds?: number): Promise<void> {
+    return this.doDelete(namespace, name, gracePeriodSeconds === undefined ? undefined : { gracePeriodSeconds });
+  }
+}
+
+export class FakeEventClient implements EventClient {
+  constructor(readonly api: FakeApi, readonly objects: ObjectStore<CoreV1Event>) {}
+  async create(namespace: string, event: CoreV1Event): Promise<void> {
+    this.api.record({ verb: 'create', resource: 'events', namespace, name: event.metadata?.name ?? '', body: event });
+    const name = event.metadata?.name ?? `event-${this.api.nextUid()}`;
+    this.objects.put({ ...event, metadata: { ...event.metadata, name, namespace } });
+  }
+  async list(namespace: string, fieldSelector?: string): Promise<CoreV1Event[]> {
+    this.api.record({ verb: 'list', resource: 'events', namespace, name: '', body: fieldSelector ? { fieldSelector } : undefined });
+    const all = this.objects.list(namespace);
+    if (!fieldSelector) return all;
+    const wanted = Object.fromEntries(fieldSelector.split(',').map((p) => p.split('=') as [string, string]));
+    return all.filter((e) => Object.entries(wanted).every(([k, v]) => {
+      const value = k.split('.').reduce<unknown>((o, part) => (o as Record<string, unknown> | undefined)?.[part], e);
+      return String(value) === v;
+    }));
+  }
+}
+
+/** A recorded event. */
+export interface RecordedEvent {
+  object: InvolvedObject;
+  type: 'Normal' | 'Warning';
+  reason: string;
+  message: string;
+}
+
+/** Keeps every event in order; `object` is reduced to its identifying fields. */
+export class RecordingEventRecorder implements EventRecorder {
+  readonly events: RecordedEvent[] = [];
+  event(object: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    const { apiVersion, kind, name, namespace, uid } = object as InvolvedObject & { metadata?: V1ObjectMeta };
+    const meta = (object as { metadata?: V1ObjectMeta }).metadata;
+    this.events.push({
+      object: { apiVersion, kind, name: name ?? meta?.name, namespace: namespace ?? meta?.namespace, uid: uid ?? meta?.uid },
+      type, reason, message,
+    });
+  }
+  reasons(): string[] {
+    return this.events.map((e) => e.reason);
+  }
+  /** `Type Reason: message` strings. */
+  summary(): string[] {
+    return this.events.map((e) => `${e.type} ${e.reason}: ${e.message}`);
+  }
+  clear(): void {
+    this.events.length = 0;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Everything wired together.
+
+/** All fakes sharing one API; its fields satisfy the sync-deps interfaces of the controllers. */
+export interface FakeCluster {
+  api: FakeApi;
+  clock: FakeClock;
+  dcs: ObjectStore<DeploymentConfig>;
+  rcs: ObjectStore<V1ReplicationController>;
+  pods: ObjectStore<V1Pod>;
+  events: ObjectStore<CoreV1Event>;
+  dcLister: FakeLister<DeploymentConfig>;
+  rcLister: FakeLister<V1ReplicationController>;
+  podLister: FakeLister<V1Pod>;
+  dcClient: FakeDeploymentConfigClient;
+  rcClient: FakeReplicationControllerClient;
+  podClient: FakePodClient;
+  eventClient: FakeEventClient;
+  recorder: RecordingEventRecorder;
+  /** Instant sleep that records requested delays (for conflict-retry code). */
+  sleep: (ms: number) => Promise<void>;
+  sleeps: number[];
+}
+
+export function newFakeCluster(clock: FakeClock = new FakeClock()): FakeCluster {
+  const api = new FakeApi(clock);
+  const dcs = new ObjectStore<DeploymentConfig>(api, 'deploymentconfigs');
+  const rcs = new ObjectStore<V1ReplicationController>(api, 'replicationcontrollers');
+  const pods = new ObjectStore<V1Pod>(api, 'pods');
+  const events = new ObjectStore<CoreV1Event>(api, 'events');
+  const sleeps: number[] = [];
+  return {
+    api, clock, dcs, rcs, pods, events,
+    dcLister: new FakeLister(dcs),
+    rcLister: new FakeLister(rcs),
+    podLister: new FakeLister(pods),
+    dcClient: new FakeDeploymentConfigClient(api, dcs),
+    rcClient: new FakeReplicationControllerClient(api, rcs),
+    podClient: new FakePodClient(api, pods),
+    eventClient: new FakeEventClient(api, events),
+    recorder: new RecordingEventRecorder(),
+    sleep: async (ms: number) => {
+      sleeps.push(ms);
+    },
+    sleeps,
+  };
+}

@@ -1,0 +1,37 @@
+/** Manually advanced time for WorkQueue/RateLimiter tests (implements QueueTimers). */
+import type { QueueTimers } from '../../../src/controller/workqueue.js';
+
+export class FakeTimers implements QueueTimers {
+  private t = 0;
+  private nextId = 1;
+  private readonly timers = new Map<number, { at: number; fn: () => void }>();
+
+  now = (): number => this.t;
+
+  setTimeout = (fn: () => void, ms: number): unknown => {
+    const id = this.nextId++;
+    this.timers.set(id, { at: this.t + ms, fn });
+    return id;
+  };
+
+  clearTimeout = (h: unknown): void => {
+    this.timers.delete(h as number);
+  };
+
+  /** Moves time forward, firing due timers in deadline order. */
+  advance(ms: number): void {
+    const target = this.t + ms;
+    for (;;) {
+      const due = [...this.timers.entries()].filter(([, v]) => v.at <= target).sort((a, b) => a[1].at - b[1].at)[0];
+      if (!due) break;
+      this.timers.delete(due[0]);
+      this.t = due[1].at;
+      due[1].fn();
+    }
+    this.t = target;
+  }
+
+  pending(): number {
+    return this.timers.size;
+  }
+}

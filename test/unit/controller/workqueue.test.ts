@@ -1,0 +1,119 @@
+import { describe, expect, it } from '@jest/globals';
+import { ItemExponentialFailureRateLimiter } from '../../../src/controller/rate-limiter.js';
+import { WorkQueue, type WorkQueueMetrics } from '../../../src/controller/workqueue.js';
+import { FakeTimers } from './fake-timers.js';
+
+function newQueue(timers = new FakeTimers(), metrics?: WorkQueueMetrics) {
+  return { timers, q: new WorkQueue({ name: 'test', timers, rateLimiter: new ItemExponentialFailureRateLimiter(5, 1000), metrics }) };
+}
+
+/** Resolves to the value if `p` settles within the current macrotask, else 'pending'. */
+async function peek<T>(p: Promise<T>): Promise<T | 'pending'> {
+  return Promise.race([p, new Promise<'pending'>((r) => setImmediate(() => r('pending')))]);
+}
+
+describe('WorkQueue', () => {
+  it('deduplicates keys that are added several times before being taken', async () => {
+    const { q } = newQueue();
+    q.add('ns/a');
+    q.add('ns/b');
+    q.add('ns/a');
+    expect(q.len()).toBe(2);
+    expect(await q.get()).toBe('ns/a');
+    expect(await q.get()).toBe('ns/b');
+    expect(await peek(q.get())).toBe('pending');
+  });
+
+  it('never hands out a key that is processing; a re-add is processed again after done', async () => {
+    const { q } = newQueue();
+    q.add('k');
+    expect(await q.get()).toBe('k');
+    q.add('k');
+    q.add('k');
+    expect(q.len()).toBe(0);
+    const second = q.get();
+    expect(await peek(second)).toBe('pending');
+    q.done('k');
+    expect(await second).toBe('k');
+    q.done('k');
+    expect(await peek(q.get())).toBe('pending');
+  });
+
+  it('wakes a waiting get() when a key is added', async () => {
+    const { q } = newQueue();
+    const waiting = q.get();
+    q.add('x');
+    expect(await waiting).toBe('x');
+  });
+
+  it('addAfter delays the key and the earliest deadline wins', async () => {
+    const { q, timers } = newQueue();
+    q.addAfter('k', 1000);
+    q.addAfter('k', 100);
+    q.addAfter('k', 500);
+    expect(q.len()).toBe(0);
+    timers.advance(99);
+    expect(q.len()).toBe(0);
+    timers.advance(1);
+    expect(q.len()).toBe(1);
+    expect(timers.pending()).toBe(0);
+    expect(await q.get()).toBe('k');
+  });
+
+  it('addRateLimited backs off exponentially and forget resets it', () => {
+    const { q, timers } = newQueue();
+    q.addRateLimited('k');
+    q.addRateLimited('k'); // second request: 10 ms, later than the pending 5 ms timer → keeps 5 ms
+    expect(q.numRequeues('k')).toBe(2);
+    timers.advance(5);
+    expect(q.len()).toBe(1);
+    q.forget('k');
+    expect(q.numRequeues('k')).toBe(0);
+  });
+
+  it('shutDown makes get() return undefined and ignores further adds', async () => {
+    const { q, timers } = newQueue();
+    const waiting = q.get();
+    q.add('a');
+    await waiting;
+    q.addAfter('later', 10);
+    q.shutDown();
+    q.add('b');
+    timers.advance(100);
+    expect(await q.get()).toBeUndefined();
+    expect(q.len()).toBe(0);
+    const blocked = newQueue().q;
+    const pending = blocked.get();
+    blocked.shutDown();
+    expect(await pending).toBeUndefined();
+  });
+
+  it('shutDownWithDrain waits for keys in flight', async () => {
+    const { q } = newQueue();
+    q.add('a');
+    const key = await q.get();
+    const drained = q.shutDownWithDrain();
+    expect(await peek(drained)).toBe('pending');
+    q.done(key!);
+    await expect(drained).resolves.toBeUndefined();
+  });
+
+  it('reports metrics: depth, adds, latency, work duration, retries', async () => {
+    const calls: string[] = [];
+    const metrics: WorkQueueMetrics = {
+      setDepth: (d) => calls.push(`depth=${d}`),
+      incAdds: () => calls.push('add'),
+      observeQueueLatency: (s) => calls.push(`latency=${s}`),
+      observeWorkDuration: (s) => calls.push(`work=${s}`),
+      incRetries: () => calls.push('retry'),
+    };
+    const { q, timers } = newQueue(new FakeTimers(), metrics);
+    q.add('k');
+    timers.advance(2000);
+    await q.get();
+    timers.advance(500);
+    q.done('k');
+    q.addRateLimited('k');
+    expect(calls).toEqual(['add', 'depth=1', 'depth=0', 'latency=2', 'work=0.5', 'retry']);
+  });
+});

@@ -1,0 +1,167 @@
+import { describe, it, expect } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+// js-yaml, not client-node's loadYaml: that one maps the CRD onto V1JSONSchemaProps and renames
+// the x-kubernetes-* keys.
+import yaml from 'js-yaml';
+
+// Cheap, cluster-free checks of the generated CRD; admission behaviour is proven against a real
+// apiserver in test/integration/crd-admission.test.ts.
+interface Schema {
+  type?: string;
+  properties?: Record<string, Schema>;
+  additionalProperties?: Schema | boolean;
+  items?: Schema;
+  anyOf?: Schema[];
+  required?: string[];
+  default?: unknown;
+  description?: string;
+  enum?: unknown[];
+  'x-kubernetes-int-or-string'?: boolean;
+  'x-kubernetes-preserve-unknown-fields'?: boolean;
+  'x-kubernetes-list-type'?: string;
+  'x-kubernetes-list-map-keys'?: string[];
+  'x-kubernetes-validations'?: { rule: string; message?: string; messageExpression?: string; fieldPath?: string; reason?: string }[];
+  [k: string]: unknown;
+}
+interface Crd {
+  metadata: { name: string };
+  spec: {
+    group: string;
+    scope: string;
+    names: { kind: string; plural: string; shortNames: string[]; categories: string[] };
+    versions: {
+      name: string; served: boolean; storage: boolean;
+      subresources: { status: object; scale: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath: string } };
+      additionalPrinterColumns: { name: string; type: string; jsonPath: string }[];
+      schema: { openAPIV3Schema: Schema };
+    }[];
+  };
+}
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+const raw = readFileSync(path.join(repo, 'crds/deploymentconfig.yaml'), 'utf8');
+const crd = yaml.load(raw) as Crd;
+const version = crd.spec.versions[0]!;
+const root = version.schema.openAPIV3Schema;
+
+function walk(node: Schema, at: string, visit: (n: Schema, at: string) => void): void {
+  visit(node, at);
+  for (const [k, v] of Object.entries(node.properties ?? {})) walk(v, `${at}.${k}`, visit);
+  if (node.additionalProperties && typeof node.additionalProperties === 'object') walk(node.additionalProperties, `${at}.*`, visit);
+  if (node.items) walk(node.items, `${at}[]`, visit);
+}
+function at(p: string): Schema {
+  let node: Schema | undefined = root;
+  for (const part of p.split('.')) {
+    if (part === '[]') node = node?.items;
+    else if (part === '*') node = typeof node?.additionalProperties === 'object' ? node.additionalProperties : undefined;
+    else node = node?.properties?.[part];
+  }
+  if (!node) throw new Error(`no schema at ${p}`);
+  return node;
+}
+
+describe('crds/deploymentconfig.yaml', () => {
+  it('declares the OpenShift resource names', () => {
+    expect(crd.metadata.name).toBe('deploymentconfigs.apps.openshift.io');
+    expect(crd.spec.group).toBe('apps.openshift.io');
+    expect(crd.spec.scope).toBe('Namespaced');
+    expect(crd.spec.names).toMatchObject({ kind: 'DeploymentConfig', plural: 'deploymentconfigs', shortNames: ['dc'], categories: ['all'] });
+    expect(crd.spec.versions).toHaveLength(1);
+    expect(version).toMatchObject({ name: 'v1', served: true, storage: true });
+  });
+
+  it('has status and scale subresources with a string label selector path', () => {
+    expect(version.subresources.status).toEqual({});
+    expect(version.subresources.scale).toEqual({ specReplicasPath: '.spec.replicas', statusReplicasPath: '.status.replicas', labelSelectorPath: '.status.selector' });
+    expect(at('status.selector').type).toBe('string');
+  });
+
+  it('prints the oc get dc columns', () => {
+    expect(version.additionalPrinterColumns.map((c) => [c.name, c.jsonPath])).toEqual([
+      ['Revision', '.status.latestVersion'],
+      ['Desired', '.spec.replicas'],
+      ['Current', '.status.updatedReplicas'],
+      ['Triggered By', '.spec.triggers[*].type'],
+      ['Age', '.metadata.creationTimestamp'],
+    ]);
+  });
+
+  it('is a structural schema: every node is typed, int-or-string or preserves unknown fields', () => {
+    const bad: string[] = [];
+    walk(root, '', (n, p) => {
+      const intOrString = n['x-kubernetes-int-or-string'] === true;
+      if (!n.type && !intOrString) bad.push(`${p}: no type`);
+      if (n.anyOf && !intOrString) bad.push(`${p}: anyOf outside int-or-string`);
+      if (n.properties && n.additionalProperties) bad.push(`${p}: properties and additionalProperties`);
+      if ('$ref' in n || 'allOf' in n || 'oneOf' in n) bad.push(`${p}: unresolved composition`);
+      if (n.type === 'object' && !n.properties && !n.additionalProperties && !n['x-kubernetes-preserve-unknown-fields'] && p !== '.metadata') bad.push(`${p}: empty object`);
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it('uses the upstream pod template (volumes, probes, security context are all there)', () => {
+    const container = at('spec.template.spec.containers.[]');
+    expect(Object.keys(container.properties ?? {})).toEqual(expect.arrayContaining(['livenessProbe', 'readinessProbe', 'securityContext', 'resources', 'env', 'ports']));
+    expect(at('spec.template.spec.containers')).toMatchObject({ 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'] });
+    expect(at('spec.template.spec.containers.[].ports.[].protocol').default).toBe('TCP');
+    expect(at('spec.template.spec.volumes.[].configMap').type).toBe('object');
+    expect(at('spec.template.spec.containers.[].resources.limits.*')['x-kubernetes-int-or-string']).toBe(true);
+  });
+
+  it('keeps every list-map key required or defaulted (the apiserver rejects the CRD otherwise)', () => {
+    const bad: string[] = [];
+    walk(root, '', (n, p) => {
+      for (const key of n['x-kubernetes-list-map-keys'] ?? []) {
+        const item = n.items;
+        if (!item?.required?.includes(key) && item?.properties?.[key]?.default === undefined) bad.push(`${p}: ${key}`);
+      }
+    });
+    expect(bad).toEqual([]);
+  });
+
+  it('applies only the unconditional OpenShift defaults in the schema', () => {
+    expect(at('spec.triggers').default).toEqual([{ type: 'ConfigChange' }]);
+    expect(at('spec.strategy').default).toEqual({});
+    expect(at('spec.strategy.type').default).toBe('Rolling');
+    expect(at('spec.strategy.activeDeadlineSeconds').default).toBe(21600);
+    expect(at('spec.revisionHistoryLimit').default).toBe(10);
+    expect(at('spec.strategy.rollingParams.timeoutSeconds').default).toBe(600);
+    expect(at('spec.strategy.recreateParams.timeoutSeconds').default).toBe(600);
+    expect(at('spec.triggers.[].imageChangeParams.from.kind').default).toBe('ImageStreamTag');
+    // Conditional defaults belong to the controller: a schema default here would be wrong.
+    expect(at('spec.strategy.rollingParams.maxSurge').default).toBeUndefined();
+    expect(at('spec.strategy.rollingParams.maxUnavailable').default).toBeUndefined();
+    expect(at('spec').properties?.selector?.default).toBeUndefined();
+  });
+
+  it('bounds every list a CEL rule iterates so the cost estimate stays finite', () => {
+    for (const p of ['spec.template.spec.containers', 'spec.template.spec.initContainers', 'spec.triggers',
+      'spec.triggers.[].imageChangeParams.containerNames', 'spec.strategy.rollingParams.pre.tagImages']) {
+      expect([p, typeof at(p).maxItems]).toEqual([p, 'number']);
+    }
+    expect(typeof at('spec.selector').maxProperties).toBe('number');
+    expect(typeof at('spec.template.metadata.labels').maxProperties).toBe('number');
+  });
+
+  it('guards status counters against decrements with transition rules', () => {
+    expect(at('status.latestVersion')['x-kubernetes-validations']?.map((v) => v.rule)).toEqual(['self >= oldSelf', 'self <= oldSelf + 1']);
+    expect(at('status.observedGeneration')['x-kubernetes-validations']?.map((v) => v.rule)).toEqual(['self >= oldSelf']);
+  });
+
+  it('drops descriptions so client-side apply fits the 256 KiB annotation limit', () => {
+    let descriptions = 0;
+    walk(root, '', (n) => { if (n.description) descriptions++; });
+    expect(descriptions).toBe(0);
+    expect(JSON.stringify(crd).length).toBeLessThan(200 * 1024);
+  });
+
+  it('gives every CEL rule a message and a reason or field location', () => {
+    const rules: NonNullable<Schema['x-kubernetes-validations']> = [];
+    walk(root, '', (n) => rules.push(...(n['x-kubernetes-validations'] ?? [])));
+    expect(rules.length).toBeGreaterThan(20);
+    for (const r of rules) expect([r.rule, Boolean(r.message ?? r.messageExpression)]).toEqual([r.rule, true]);
+  });
+});

@@ -1,0 +1,82 @@
+/** Builders in the style of OpenShift's appstest: an OK DC and the RC MakeDeployment makes for it. */
+import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
+import { Annotations, Labels } from '../../../src/apis/constants.js';
+import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
+import { encodeDeploymentConfig } from '../../../src/apis/encoded.js';
+
+export function okDeploymentConfig(version = 1, mutate?: (dc: DeploymentConfig) => void): DeploymentConfig {
+  const dc: DeploymentConfig = {
+    apiVersion: 'apps.openshift.io/v1',
+    kind: 'DeploymentConfig',
+    metadata: { name: 'config', namespace: 'default', uid: 'dc-uid', resourceVersion: '7' },
+    spec: {
+      replicas: 1,
+      selector: { name: 'config' },
+      strategy: { type: 'Recreate', recreateParams: { timeoutSeconds: 600 }, activeDeadlineSeconds: 21600 },
+      triggers: [{ type: 'ConfigChange' }],
+      template: {
+        metadata: { labels: { name: 'config' } },
+        spec: { containers: [{ name: 'app', image: 'registry/app:1' }] },
+      },
+    },
+    status: { latestVersion: version },
+  };
+  mutate?.(dc);
+  return dc;
+}
+
+/** The RC of `dc`'s latest version, phase `New`, created at `createdAt`. */
+export function makeDeployment(dc: DeploymentConfig, createdAt: Date, mutate?: (rc: V1ReplicationController) => void): V1ReplicationController {
+  const version = dc.status?.latestVersion ?? 0;
+  const name = `${dc.metadata.name}-${version}`;
+  const rc: V1ReplicationController = {
+    metadata: {
+      name,
+      namespace: dc.metadata.namespace,
+      uid: 'rc-uid',
+      resourceVersion: '100',
+      creationTimestamp: createdAt,
+      labels: { [Labels.DeploymentConfig]: dc.metadata.name! },
+      annotations: {
+        [Annotations.DeploymentConfig]: dc.metadata.name!,
+        [Annotations.EncodedConfig]: encodeDeploymentConfig(dc),
+        [Annotations.Phase]: 'New',
+        [Annotations.LatestVersion]: String(version),
+        [Annotations.DesiredReplicas]: String(dc.spec.replicas ?? 1),
+        [Annotations.DeploymentReplicas]: '0',
+      },
+    },
+    spec: {
+      replicas: 0,
+      selector: { ...dc.spec.selector, deploymentconfig: dc.metadata.name!, deployment: name },
+      template: structuredClone(dc.spec.template),
+    },
+  };
+  mutate?.(rc);
+  return rc;
+}
+
+/** A pod named `name` labelled/annotated for `rc` (related) or only labelled (unrelated). */
+export function deployerPod(rc: V1ReplicationController, phase: string | undefined, opts: { name?: string; related?: boolean } = {}): V1Pod {
+  const rcName = rc.metadata!.name!;
+  return {
+    metadata: {
+      name: opts.name ?? `${rcName}-deploy`,
+      namespace: rc.metadata!.namespace,
+      labels: { [Labels.DeployerPodFor]: rcName },
+      annotations: opts.related === false ? {} : { [Annotations.Deployment]: rcName },
+    },
+    ...(phase ? { status: { phase } } : {}),
+  };
+}
+
+export function setPhase(rc: V1ReplicationController, phase: string): V1ReplicationController {
+  rc.metadata!.annotations![Annotations.Phase] = phase;
+  return rc;
+}
+
+export function cancel(rc: V1ReplicationController, reason = 'cancelled by the user'): V1ReplicationController {
+  rc.metadata!.annotations![Annotations.Cancelled] = 'true';
+  rc.metadata!.annotations![Annotations.StatusReason] = reason;
+  return rc;
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from '@jest/globals';
+import { formatTime, toPlain } from '../../../src/kube/plain.js';
+
+describe('toPlain', () => {
+  it('turns Dates from typed APIs into the RFC 3339 strings watches deliver', () => {
+    const typed = {
+      metadata: { name: 'p', creationTimestamp: new Date('2024-05-01T10:00:00Z'), labels: undefined },
+      status: { conditions: [{ type: 'Ready', lastTransitionTime: new Date('2024-05-01T10:00:01.250Z') }] },
+    };
+    expect(toPlain(typed)).toStrictEqual({
+      metadata: { name: 'p', creationTimestamp: '2024-05-01T10:00:00Z' },
+      status: { conditions: [{ type: 'Ready', lastTransitionTime: '2024-05-01T10:00:01.250Z' }] },
+    });
+  });
+
+  it('returns a copy; plain input is unchanged in value', () => {
+    const raw = { a: [1, 'x', null, { b: true }] };
+    const out = toPlain(raw);
+    expect(out).toStrictEqual(raw);
+    expect(out).not.toBe(raw);
+  });
+
+  it('formatTime drops zero fractions only', () => {
+    expect(formatTime(new Date(Date.UTC(2020, 0, 2, 3, 4, 5)))).toBe('2020-01-02T03:04:05Z');
+    expect(formatTime(new Date(Date.UTC(2020, 0, 2, 3, 4, 5, 7)))).toBe('2020-01-02T03:04:05.007Z');
+  });
+});
