@@ -10,6 +10,8 @@ const common = {
 };
 
 export default {
+  // Integration tests talk to a real API server; unit tests finish far sooner than this.
+  testTimeout: 180000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.test.ts'] },
     {
@@ -18,7 +20,6 @@ export default {
       testMatch: ['<rootDir>/test/integration/**/*.test.ts', '<rootDir>/test/e2e/**/*.test.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.js',
       globalTeardown: '<rootDir>/test/support/global-teardown.js',
-      testTimeout: 180000,
     },
   ],
 };

@@ -183,28 +183,33 @@ async function prepare(run) {
 }
 
 /** Spawns one attempt; resolves with its terminated state once the process exits. */
-function runAttempt(run, { scratch, env, argv }, onStart) {
+function runAttempt(run, { scratch, env, argv }, first, onStart) {
   const container = run.pod.spec.containers[0];
   const logFile = path.join(logDir, `${run.file}.log`);
-  const fd = openSync(logFile, 'a');
+  // A new pod with a reused name (e.g. `rollout retry`) starts a new log; restarts append.
+  const fd = openSync(logFile, first ? 'w' : 'a');
   const offset = fstatSync(fd).size;
   const startedAt = new Date();
   return new Promise((resolve) => {
-    const finish = (exitCode, signal, pid, reason, extra) => {
+    const finish = (exitCode, signal, pid, reason, message) => {
       closeSync(fd);
-      resolve(
-        lib.terminatedState({ container, pid, exitCode, signal, startedAt, finishedAt: new Date(), output: readTail(logFile, offset, extra), reason }),
-      );
+      const output = readTail(logFile, offset);
+      resolve(lib.terminatedState({ container, pid, exitCode, signal, startedAt, finishedAt: new Date(), output, reason, message }));
+    };
+    const startError = (err) => {
+      const message = `failed to start ${JSON.stringify(argv[0])}: ${err.message}`;
+      log(`${run.key}: ${message}`);
+      finish(128, undefined, undefined, 'StartError', message);
     };
     let child;
     try {
       child = spawn(argv[0], argv.slice(1), { cwd: scratch, env, detached: true, stdio: ['ignore', fd, fd] });
     } catch (err) {
-      finish(128, undefined, undefined, 'StartError', `failed to start ${argv[0]}: ${err.message}`);
+      startError(err);
       return;
     }
     child.once('error', (err) => {
-      if (child.pid === undefined) finish(128, undefined, undefined, 'StartError', `failed to start ${argv[0]}: ${err.message}`);
+      if (child.pid === undefined) startError(err);
     });
     if (child.pid === undefined) return;
     run.child = child;
@@ -220,12 +225,13 @@ function runAttempt(run, { scratch, env, argv }, onStart) {
       run.child = undefined;
       const exitCode = lib.exitCodeOf(code, signal, osConstants.signals);
       log(`${run.key}: pid ${child.pid} exited with ${signal ?? exitCode}`);
-      finish(exitCode, signal ?? undefined, child.pid);
+      finish(exitCode, signal ? osConstants.signals[signal] : undefined, child.pid);
     });
   });
 }
 
-function readTail(file, offset, extra) {
+/** The last 1 KiB this attempt wrote to the pod log. */
+function readTail(file, offset) {
   try {
     const size = statSync(file).size;
     const start = Math.max(offset, size - 1024);
@@ -233,9 +239,9 @@ function readTail(file, offset, extra) {
     const fd = openSync(file, 'r');
     readSync(fd, buf, 0, buf.length, start);
     closeSync(fd);
-    return extra ? Buffer.concat([buf, Buffer.from(`${extra}\n`)]) : buf;
+    return buf;
   } catch {
-    return Buffer.from(extra ?? '');
+    return Buffer.alloc(0);
   }
 }
 
@@ -268,7 +274,7 @@ async function runPod(run) {
     }
   }
   while (prepared && !run.stopReason) {
-    const terminated = await runAttempt(run, prepared, (pid, startedAt) => {
+    const terminated = await runAttempt(run, prepared, restartCount === 0, (pid, startedAt) => {
       void patchStatus(run, lib.runningStatus(run.pod, { startTime, now: new Date(), pid, startedAt, restartCount, lastTerminated }));
     });
     if (run.stopReason) {
@@ -359,9 +365,15 @@ async function watchLoop() {
             { labelSelector: selector, resourceVersion: rv, allowWatchBookmarks: true, timeoutSeconds: 300 },
             (type, obj) => {
               if (type === 'ERROR') {
-                if (obj?.code === 410) rv = undefined;
+                // 410 Gone: our resourceVersion is too old; relist right away.
+                if (obj?.code === 410) {
+                  rv = undefined;
+                  log('watch: resourceVersion expired (410); relisting');
+                  resolve();
+                } else {
+                  reject(new Error(`watch error ${obj?.code}: ${obj?.message}`));
+                }
                 controller?.abort();
-                reject(new Error(`watch error ${obj?.code}: ${obj?.message}`));
                 return;
               }
               if (obj?.metadata?.resourceVersion) rv = obj.metadata.resourceVersion;
@@ -416,4 +428,9 @@ for (const [name, text] of Object.entries(lib.shimScripts({ nodePath: process.ex
   writeFileSync(path.join(shimDir, name), text, { mode: 0o755 });
 }
 log(`process kubelet started (pid ${process.pid}); cluster ${kc.getCurrentCluster()?.server}; run dir ${runDir}`);
+try {
+  statSync(path.join(repoDir, 'dist/cli/index.js'));
+} catch {
+  log(`warning: ${repoDir}/dist is not built (npm run build); deployer pods will fail`);
+}
 await watchLoop();

@@ -67,11 +67,12 @@ export declare function terminatedState(opts: {
   container: V1Container;
   pid?: number;
   exitCode: number;
-  signal?: string;
+  signal?: number;
   startedAt: Date;
   finishedAt: Date;
   output?: string | Buffer;
   reason?: string;
+  message?: string;
 }): Terminated;
 export declare function runningStatus(
   pod: V1Pod,

@@ -273,8 +273,11 @@ export function terminationMessage(container, exitCode, output) {
   return buf.subarray(Math.max(0, buf.length - MaxTerminationMessageBytes)).toString('utf8');
 }
 
-/** `state.terminated` for an attempt. */
-export function terminatedState({ container, pid, exitCode, signal, startedAt, finishedAt, output, reason }) {
+/**
+ * `state.terminated` for an attempt. `signal` is the signal number (the API field is an
+ * integer); `message` (e.g. why the process could not start) wins over the output tail.
+ */
+export function terminatedState({ container, pid, exitCode, signal, startedAt, finishedAt, output, reason, message: given }) {
   const t = {
     exitCode,
     reason: reason ?? (exitCode === 0 ? 'Completed' : 'Error'),
@@ -282,8 +285,8 @@ export function terminatedState({ container, pid, exitCode, signal, startedAt, f
     finishedAt: finishedAt.toISOString(),
   };
   if (pid !== undefined) t.containerID = `process://${pid}`;
-  if (signal) t.signal = signal;
-  const message = terminationMessage(container, exitCode, output);
+  if (typeof signal === 'number') t.signal = signal;
+  const message = given ?? terminationMessage(container, exitCode, output);
   if (message !== undefined) t.message = message;
   return t;
 }
@@ -357,10 +360,13 @@ export function finishedStatus(pod, { startTime, now, terminated, restartCount =
   };
   if (reason) status.reason = reason;
   if (message) status.message = message;
-  const state = terminated
-    ? { terminated }
+  // No process ran this time: the last attempt (restart backoff) or a synthetic record.
+  const last = terminated ?? lastTerminated;
+  const state = last
+    ? { terminated: last }
     : { terminated: { exitCode: 128, reason: reason ?? 'Error', startedAt: null, finishedAt: now.toISOString(), ...(message ? { message } : {}) } };
-  status.containerStatuses = [containerStatus(pod, { ready: false, restartCount, lastTerminated, state })];
+  const pid = terminated?.containerID?.startsWith('process://') ? Number(terminated.containerID.slice('process://'.length)) : undefined;
+  status.containerStatuses = [containerStatus(pod, { ready: false, pid, restartCount, lastTerminated, state })];
   return { status };
 }
 

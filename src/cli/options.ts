@@ -13,6 +13,8 @@ export interface ManagerOptions {
   readonly deployerImage?: string;
   readonly deployerCommand?: string[];
   readonly deployerServiceAccount: string;
+  /** Create the deployer service account and role binding in a namespace on first use (default true). */
+  readonly manageDeployerAccess?: boolean;
   readonly enableDcController: boolean;
   readonly enableDeployerController: boolean;
   readonly leaderElect: boolean;

@@ -16,13 +16,14 @@ export function formatData(value: unknown, format: OutputFormat): string {
   return format === 'json' ? `${JSON.stringify(value, null, 4)}\n` : toYaml(value);
 }
 
-const plainString = /^[A-Za-z0-9_./][A-Za-z0-9_./ =@()+-]*$/;
+const plainString = /^[A-Za-z0-9_./][A-Za-z0-9_./ =@()+:,-]*$/;
 const ambiguous = /^(true|false|yes|no|on|off|null|~|y|n|[-+]?(\d[\d_]*(\.\d*)?([eE][-+]?\d+)?|\.inf|\.nan|0x[0-9a-fA-F]+|0o[0-7]+))$/i;
 
 function scalar(value: unknown): string {
   if (value === null || value === undefined) return 'null';
   if (typeof value === 'string') {
-    if (value === '' || !plainString.test(value) || ambiguous.test(value) || value.endsWith(' ')) return JSON.stringify(value);
+    if (value === '' || !plainString.test(value) || ambiguous.test(value) || value.endsWith(' ') || value.endsWith(':')
+      || value.includes(': ') || value.includes(' #')) return JSON.stringify(value);
     return value;
   }
   return String(value);

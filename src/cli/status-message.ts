@@ -1,20 +1,21 @@
 /**
- * oc's DeploymentConfigStatusViewer (semantics §8.5) as a pure function, plus one guard this
+ * oc's DeploymentConfigStatusViewer (semantics §8.5) as a pure function, with one change this
  * project needs: a CRD does not bump `metadata.generation` when `status.latestVersion` moves
- * (instantiate), so a Progressing condition may still describe the PREVIOUS rollout. When the
- * caller knows the latest RC and it is missing or still running, the condition is treated as stale.
+ * (instantiate), so the Progressing condition may still describe the PREVIOUS rollout for a
+ * moment. When the caller has looked up the latest RC, its phase decides instead of the
+ * condition (same messages as the controller's conditions); a missing latest RC means "waiting".
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
-import { ConditionReason, ConditionType } from '../apis/constants.js';
+import { ConditionReason, ConditionType, Phase } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
-import { isTerminal } from './rc.js';
+import { isCancelled, phaseOf } from './rc.js';
 
 /** One evaluation: a progress line, or done (with an error message when it failed). */
 export interface RolloutStatus {
   /** Line to print (no trailing newline). */
   readonly message?: string;
   readonly done: boolean;
-  /** Failure text; implies done unless `retryable`. */
+  /** Failure text; set only together with done. */
   readonly error?: string;
 }
 
@@ -45,14 +46,27 @@ export function rolloutStatus(
     return { done: true, error: `desired revision (${desiredRevision}) is different from the running revision (${latest})` };
   }
   const cond = (status.conditions ?? []).find((c) => c.type === ConditionType.Progressing);
-  const stale = latestRc === null || (latestRc !== undefined && !isTerminal(latestRc));
   if ((dc.metadata.generation ?? 0) <= (status.observedGeneration ?? 0)) {
-    const reason = stale ? undefined : cond?.reason;
+    if (latestRc) {
+      // The RC phase is what the controller derives the condition from (§3.10); reading it
+      // directly cannot describe an older rollout.
+      const rcName = latestRc.metadata?.name ?? '';
+      if (phaseOf(latestRc) === Phase.Complete) return { message: `replication controller "${rcName}" successfully rolled out`, done: true };
+      if (phaseOf(latestRc) === Phase.Failed) {
+        return {
+          done: true,
+          error: isCancelled(latestRc)
+            ? `rollout of replication controller "${rcName}" was cancelled`
+            : `replication controller "${rcName}" has failed progressing`,
+        };
+      }
+    }
+    const reason = latestRc === undefined ? cond?.reason : undefined;
     if (reason === ConditionReason.NewReplicationControllerAvailable) return { message: cond?.message ?? '', done: true };
     if (reason === ConditionReason.ProgressDeadlineExceeded || reason === ConditionReason.RolloutCancelled) {
       return { done: true, error: cond?.message ?? '' };
     }
-    if (reason === ConditionReason.DeploymentConfigPaused) {
+    if (cond?.reason === ConditionReason.DeploymentConfigPaused) {
       return { done: true, error: `Deployment config "${name}" is paused. Resume to continue watching the status of the rollout.` };
     }
     const specReplicas = dc.spec.replicas ?? 0;

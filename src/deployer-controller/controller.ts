@@ -33,13 +33,13 @@ export function wireDeployerController(opts: {
     if (isDeploymentRc(rc) && rc.metadata?.namespace && rc.metadata.name) queue.add(objectKey(rc.metadata.namespace, rc.metadata.name));
   };
   rcs.on('add', enqueueRc);
-  rcs.on('update', enqueueRc);
+  rcs.on('update', (_old, rc) => enqueueRc(rc));
   const enqueueForPod = (pod: V1Pod) => {
     const key = rcKeyForPod(pod, rcLister);
     if (key) queue.add(key);
   };
-  pods.on('update', (pod, old) => {
-    if (old && old.metadata?.resourceVersion === pod.metadata?.resourceVersion) return;
+  pods.on('update', (old, pod) => {
+    if (old.metadata?.resourceVersion === pod.metadata?.resourceVersion) return;
     enqueueForPod(pod);
   });
   pods.on('delete', enqueueForPod);

@@ -30,6 +30,12 @@ export interface DeployerSyncDeps {
   clock: Clock;
   options: DeployerControllerOptions;
   log?: Logger;
+  /**
+   * Not OpenShift's: makes sure the namespace has what deployer pods run as (the `deployer`
+   * service account and its role binding) before the first deployer pod is created there.
+   * OpenShift's platform provisions these in every namespace; a plain cluster does not.
+   */
+  ensureDeployerAccess?: (namespace: string) => Promise<void>;
 }
 
 /**
@@ -127,6 +133,7 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
         }
         let created: V1Pod;
         try {
+          await deps.ensureDeployerAccess?.(namespace);
           created = await deps.podClient.create(namespace, manifest);
         } catch (err) {
           // Typically quota or admission: surface it where `oc describe dc` shows it.

@@ -13,7 +13,8 @@ import { objectKey } from '../util/keys.js';
 
 /** The subset of an informer the wiring needs. */
 export interface EventSource<T> {
-  on(event: 'add' | 'update' | 'delete', handler: (obj: T, old?: T) => void): void;
+  on(event: 'add' | 'delete', handler: (obj: T) => void): void;
+  on(event: 'update', handler: (oldObj: T, newObj: T) => void): void;
 }
 
 /** Key of the DC an RC belongs to, when that DC is cached; undefined otherwise. */
@@ -36,14 +37,14 @@ export function wireDeploymentConfigController(opts: {
   };
   // DC updates are not filtered by resourceVersion: the periodic resync must reconcile every DC.
   dcs.on('add', enqueueDc);
-  dcs.on('update', enqueueDc);
+  dcs.on('update', (_old, dc) => enqueueDc(dc));
   dcs.on('delete', enqueueDc);
   const enqueueOwner = (rc: V1ReplicationController) => {
     const key = dcKeyForRc(rc, dcLister);
     if (key) queue.add(key);
   };
-  rcs.on('update', (rc, old) => {
-    if (old && old.metadata?.resourceVersion === rc.metadata?.resourceVersion) return;
+  rcs.on('update', (old, rc) => {
+    if (old.metadata?.resourceVersion === rc.metadata?.resourceVersion) return;
     enqueueOwner(rc);
   });
   rcs.on('delete', enqueueOwner);

@@ -46,7 +46,10 @@ interface WaitSpec<T extends Named, R> {
 /** Pause before re-opening a watch that ended, so a flapping server is not hammered. */
 const rewatchDelayMs = 1000;
 
-function waitWithWatch<T extends Named, R>(watch: Watch, spec: WaitSpec<T, R>): Promise<R> {
+/** The part of client-node's Watch used here (injectable for tests). */
+export type WatchLike = Pick<Watch, 'watch'>;
+
+function waitWithWatch<T extends Named, R>(watch: WatchLike, spec: WaitSpec<T, R>): Promise<R> {
   return new Promise<R>((resolve, reject) => {
     const objects = new Map<string, T>();
     let finished = false;
@@ -184,11 +187,11 @@ function singleObjectSpec<T extends Named>(
 
 /** RcWatcher and PodWatcher over client-node's Watch. */
 export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
-  private readonly watch: Watch;
+  private readonly watch: WatchLike;
   private readonly core: CoreV1Api;
 
-  constructor(kc: KubeConfig, core?: CoreV1Api) {
-    this.watch = new Watch(kc);
+  constructor(kc: KubeConfig, core?: CoreV1Api, watch?: WatchLike) {
+    this.watch = watch ?? new Watch(kc);
     this.core = core ?? makeApiClient(kc, CoreV1Api);
   }
 

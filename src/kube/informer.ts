@@ -94,7 +94,7 @@ type WatchOutcome =
   | { kind: 'stopped' };
 
 /** Cache key: `namespace/name`, or `name` for cluster-scoped objects. */
-export function objectKey(obj: KubernetesObject): string {
+export function cacheKey(obj: KubernetesObject): string {
   const ns = obj.metadata?.namespace;
   const name = obj.metadata?.name ?? '';
   return ns ? `${ns}/${name}` : name;
@@ -110,6 +110,8 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
   private readonly maxBackoffMs: number;
 
   private running = false;
+  /** Bumped on every start so a loop left over from before a stop()/start() pair exits. */
+  private generation = 0;
   private synced = false;
   private rv = '';
   private syncedWaiters: Array<() => void> = [];
@@ -121,7 +123,7 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
     private readonly watcher: WatchLike,
     private readonly opts: InformerOptions<T>,
   ) {
-    this.log = opts.log.child({ informer: opts.path });
+    this.log = opts.log.child({ path: opts.path });
     this.watchTimeoutSeconds = opts.watchTimeoutSeconds ?? 300;
     this.watchdogMs = opts.watchdogMs ?? (this.watchTimeoutSeconds + 30) * 1000;
     this.initialBackoffMs = opts.initialBackoffMs ?? 1000;
@@ -155,7 +157,7 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
       : new Promise<void>((resolve) => this.syncedWaiters.push(resolve));
     if (!this.running) {
       this.running = true;
-      this.loop().catch((err: unknown) => this.log.error({ err }, 'Informer loop crashed'));
+      this.loop(++this.generation).catch((err: unknown) => this.log.error({ err }, 'Informer loop crashed'));
       const resyncMs = this.opts.resyncMs ?? 0;
       if (resyncMs > 0) {
         this.resyncTimer = setInterval(() => this.resync(), resyncMs);
@@ -181,14 +183,15 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
     for (const w of waiters) w();
   }
 
-  private async loop(): Promise<void> {
+  private async loop(gen: number): Promise<void> {
+    const alive = (): boolean => this.running && this.generation === gen;
     let backoff = this.initialBackoffMs;
     let needList = true;
-    while (this.running) {
+    while (alive()) {
       let failure: unknown;
       try {
         if (needList) {
-          await this.relist();
+          await this.relist(alive);
           needList = false;
           backoff = this.initialBackoffMs;
         }
@@ -218,7 +221,7 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
       } catch (err) {
         failure = toApiError(err);
       }
-      if (!this.running) return;
+      if (!alive()) return;
       // Relisting after a failure is what makes deletes missed during the outage visible.
       needList = true;
       if (isGone(failure)) continue;
@@ -229,13 +232,13 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
     }
   }
 
-  private async relist(): Promise<void> {
+  private async relist(alive: () => boolean): Promise<void> {
     const result = await this.opts.list();
-    if (!this.running) return;
+    if (!alive()) return;
     const fresh = new Map<string, T>();
     for (const item of result.items) {
       const obj = toPlain(item);
-      fresh.set(objectKey(obj), obj);
+      fresh.set(cacheKey(obj), obj);
     }
     const old = new Map(this.cache);
     this.cache.clear();
@@ -336,7 +339,7 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
       return;
     }
     if (!obj?.metadata?.name) return;
-    const key = objectKey(obj);
+    const key = cacheKey(obj);
     if (rv) this.rv = rv;
     const prev = this.cache.get(key);
     switch (phase) {

@@ -124,7 +124,7 @@ describe('crds/deploymentconfig.yaml', () => {
 
   it('applies only the unconditional OpenShift defaults in the schema', () => {
     expect(at('spec.triggers').default).toEqual([{ type: 'ConfigChange' }]);
-    expect(at('spec.strategy').default).toEqual({});
+    expect(at('spec.strategy').default).toEqual({ type: 'Rolling', activeDeadlineSeconds: 21600 });
     expect(at('spec.strategy.type').default).toBe('Rolling');
     expect(at('spec.strategy.activeDeadlineSeconds').default).toBe(21600);
     expect(at('spec.revisionHistoryLimit').default).toBe(10);

@@ -112,6 +112,8 @@ export class FakeCluster {
   readonly hookOutcomes = new Map<string, HookOutcome>();
   /** When set, pods/log fails like a node without a kubelet server. */
   logsUnavailable = false;
+  /** Pods the RC manager never deletes (e.g. stuck terminating on a lost node). */
+  readonly sticky = new Set<string>();
   /** Errors returned by the next updateScale calls, in order. */
   readonly scaleErrors: Error[] = [];
   /** Field ownership for server-side apply: annotation key → manager. */
@@ -161,7 +163,7 @@ export class FakeCluster {
     const name = `${rc.metadata!.name}-${(this.appPodCounter++).toString(36)}`;
     const ready = !this.neverReady.has(rc.metadata!.name!);
     const now = this.clock.now().toISOString();
-    this.pods.set(key(ns, name), this.bump({
+    this.pods.set(key(ns, name), this.bump<V1Pod>({
       metadata: { name, namespace: ns, labels: { ...(rc.spec?.selector ?? {}) }, creationTimestamp: now as unknown as Date },
       spec: { containers: [{ name: 'app', image: 'x' }] },
       status: {
@@ -204,7 +206,9 @@ export class FakeCluster {
       const want = rc.spec?.replicas ?? 0;
       const pods = this.podsOf(rc);
       for (let i = pods.length; i < want; i++) this.addAppPod(rc, i);
-      for (const p of pods.slice(want)) this.pods.delete(key(ns, p.metadata!.name!));
+      for (const p of pods.slice(want)) {
+        if (!this.sticky.has(p.metadata!.name!)) this.pods.delete(key(ns, p.metadata!.name!));
+      }
       this.refreshStatus(rc);
       this.bump(rc);
       this.notify('MODIFIED');

@@ -244,8 +244,30 @@ describe('status bodies', () => {
     expect(again.status.containerStatuses?.[0]).toMatchObject({ restartCount: 1, lastState: { terminated: { exitCode: 1 } } });
   });
 
-  it('maps a signal death to 128 + the signal number', () => {
+  it('maps a signal death to 128 + the signal number, reported as an integer', () => {
     expect(exitCodeOf(null, 'SIGTERM', { SIGTERM: 15 })).toBe(143);
     expect(exitCodeOf(2, null, {})).toBe(2);
+    const t = terminatedState({ container: { name: 'lifecycle' }, exitCode: 143, signal: 15, startedAt: start, finishedAt: now });
+    expect(t.signal).toBe(15);
+  });
+
+  it('explains a process that could not start, whatever the message policy', () => {
+    const t = terminatedState({
+      container: { name: 'lifecycle' },
+      exitCode: 128,
+      reason: 'StartError',
+      message: 'failed to start "x": spawn x ENOENT',
+      startedAt: start,
+      finishedAt: now,
+    });
+    const { status } = finishedStatus(pod(), { startTime: start, now, terminated: t });
+    expect(status.phase).toBe('Failed');
+    expect(status.containerStatuses?.[0]?.state?.terminated).toMatchObject({ reason: 'StartError', message: 'failed to start "x": spawn x ENOENT' });
+  });
+
+  it('fails a pod that never ran with the reason and message at pod and container level', () => {
+    const { status } = finishedStatus(pod(), { startTime: start, now, reason: 'CreateContainerConfigError', message: 'no token' });
+    expect(status).toMatchObject({ phase: 'Failed', reason: 'CreateContainerConfigError', message: 'no token' });
+    expect(status.containerStatuses?.[0]?.state?.terminated).toMatchObject({ exitCode: 128, message: 'no token' });
   });
 });

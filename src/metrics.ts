@@ -1,0 +1,144 @@
+/**
+ * Prometheus metrics: work queues, syncs, API errors, and OpenShift's rollout metrics (semantics
+ * §3.13, same names) computed from the RC cache at scrape time.
+ */
+import type { V1ReplicationController } from '@kubernetes/client-node';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Annotations, Phase } from './apis/constants.js';
+import { decodeDeploymentConfig } from './apis/encoded.js';
+import type { Lister } from './controller/ports.js';
+import type { WorkQueueMetrics } from './controller/workqueue.js';
+import { isCancelled, phaseOf, versionOf } from './deploymentconfig/util.js';
+
+export class Metrics {
+  readonly registry = new Registry();
+  private readonly depth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of the work queue', labelNames: ['name'], registers: [this.registry] });
+  private readonly adds = new Counter({ name: 'workqueue_adds_total', help: 'Adds handled by the work queue', labelNames: ['name'], registers: [this.registry] });
+  private readonly latency = new Histogram({ name: 'workqueue_queue_duration_seconds', help: 'Seconds an item waits in the queue before it is processed', labelNames: ['name'], buckets: [0.001, 0.01, 0.1, 0.5, 1, 5, 10, 60], registers: [this.registry] });
+  private readonly work = new Histogram({ name: 'workqueue_work_duration_seconds', help: 'Seconds processing an item takes', labelNames: ['name'], buckets: [0.001, 0.01, 0.1, 0.5, 1, 5, 10, 60], registers: [this.registry] });
+  private readonly retries = new Counter({ name: 'workqueue_retries_total', help: 'Rate-limited requeues', labelNames: ['name'], registers: [this.registry] });
+  readonly syncDuration = new Histogram({ name: 'dcctl_sync_duration_seconds', help: 'Duration of one sync by controller and result', labelNames: ['controller', 'result'], buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5], registers: [this.registry] });
+  readonly apiErrors = new Counter({ name: 'dcctl_api_errors_total', help: 'Failed API requests by verb, resource and HTTP code', labelNames: ['verb', 'resource', 'code'], registers: [this.registry] });
+  readonly apiRequests = new Counter({ name: 'dcctl_api_requests_total', help: 'API requests made through the controllers\' clients, by verb and resource', labelNames: ['verb', 'resource'], registers: [this.registry] });
+  readonly leader = new Gauge({ name: 'dcctl_leader', help: '1 while this replica holds the leader lease', registers: [this.registry] });
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Adapter for one named WorkQueue. */
+  queue(name: string): WorkQueueMetrics {
+    return {
+      setDepth: (d) => this.depth.set({ name }, d),
+      incAdds: () => this.adds.inc({ name }),
+      observeQueueLatency: (s) => this.latency.observe({ name }, s),
+      observeWorkDuration: (s) => this.work.observe({ name }, s),
+      incRetries: () => this.retries.inc({ name }),
+    };
+  }
+
+  /** OpenShift's rollout metrics, computed from the RC cache on each scrape. */
+  registerRolloutMetrics(rcs: Lister<V1ReplicationController>, now: () => Date = () => new Date()): void {
+    const rolloutsOf = () => rcs.list().filter((rc) => rc.metadata?.annotations?.[Annotations.DeploymentConfig]);
+    new Gauge({
+      name: 'openshift_apps_deploymentconfigs_complete_rollouts_total',
+      help: 'Counts total complete rollouts',
+      labelNames: ['phase'],
+      registers: [this.registry],
+      collect() {
+        const counts = { available: 0, failed: 0, cancelled: 0 };
+        for (const rc of rolloutsOf()) {
+          const phase = phaseOf(rc);
+          if (phase === Phase.Complete) counts.available++;
+          else if (phase === Phase.Failed) { if (isCancelled(rc)) counts.cancelled++; else counts.failed++; }
+        }
+        this.reset();
+        for (const [phase, n] of Object.entries(counts)) this.set({ phase }, n);
+      },
+    });
+    new Gauge({
+      name: 'openshift_apps_deploymentconfigs_active_rollouts_duration_seconds',
+      help: 'Tracks the active rollout duration in seconds',
+      labelNames: ['namespace', 'name', 'phase', 'latest_version'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const rc of rolloutsOf()) {
+          const phase = phaseOf(rc);
+          if (phase === Phase.Complete || phase === Phase.Failed) continue;
+          const created = rc.metadata?.creationTimestamp ? new Date(rc.metadata.creationTimestamp).getTime() : NaN;
+          if (Number.isNaN(created)) continue;
+          this.set({ namespace: rc.metadata?.namespace ?? '', name: rc.metadata?.annotations?.[Annotations.DeploymentConfig] ?? '', phase, latest_version: String(versionOf(rc)) },
+            (now().getTime() - created) / 1000);
+        }
+      },
+    });
+    new Gauge({
+      name: 'openshift_apps_deploymentconfigs_last_failed_rollout_time',
+      help: 'Tracks the time of last failure rollout per deployment config',
+      labelNames: ['namespace', 'name', 'latest_version'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const byDc = new Map<string, V1ReplicationController[]>();
+        for (const rc of rolloutsOf()) {
+          const key = `${rc.metadata?.namespace}/${rc.metadata?.annotations?.[Annotations.DeploymentConfig]}`;
+          byDc.set(key, [...(byDc.get(key) ?? []), rc]);
+        }
+        for (const list of byDc.values()) {
+          const sorted = [...list].sort((a, b) => versionOf(b) - versionOf(a));
+          const newestComplete = sorted.find((rc) => phaseOf(rc) === Phase.Complete);
+          const failed = sorted.find((rc) => phaseOf(rc) === Phase.Failed && !isCancelled(rc));
+          if (!failed || (newestComplete && versionOf(newestComplete) > versionOf(failed))) continue;
+          const created = failed.metadata?.creationTimestamp ? new Date(failed.metadata.creationTimestamp).getTime() / 1000 : 0;
+          this.set({ namespace: failed.metadata?.namespace ?? '', name: failed.metadata?.annotations?.[Annotations.DeploymentConfig] ?? '', latest_version: String(versionOf(failed)) }, created);
+        }
+      },
+    });
+    new Gauge({
+      name: 'openshift_apps_deploymentconfigs_strategy_total',
+      help: 'Counts strategy usage',
+      labelNames: ['type'],
+      registers: [this.registry],
+      collect() {
+        this.reset();
+        const counts = new Map<string, number>();
+        const seen = new Set<string>();
+        for (const rc of [...rolloutsOf()].sort((a, b) => versionOf(b) - versionOf(a))) {
+          const dcKey = `${rc.metadata?.namespace}/${rc.metadata?.annotations?.[Annotations.DeploymentConfig]}`;
+          if (seen.has(dcKey)) continue;
+          seen.add(dcKey);
+          let type = 'unknown';
+          try { type = (decodeDeploymentConfig(rc).spec.strategy?.type ?? 'Rolling').toLowerCase(); } catch { /* malformed: counted as unknown */ }
+          counts.set(type, (counts.get(type) ?? 0) + 1);
+        }
+        for (const [type, n] of counts) this.set({ type }, n);
+      },
+    });
+  }
+
+  /**
+   * Wraps a port so every call counts as an API request and failures count by HTTP code. The
+   * verb is the port's method name (get, list, create, update, updateStatus, patch, delete, ...).
+   */
+  instrument<T extends object>(client: T, resource: string): T {
+    return new Proxy(client, {
+      get: (target, prop, receiver) => {
+        const value = Reflect.get(target, prop, receiver) as unknown;
+        if (typeof value !== 'function' || typeof prop !== 'string') return value;
+        return (...args: unknown[]) => {
+          this.apiRequests.inc({ verb: prop, resource });
+          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+          if (result instanceof Promise) {
+            return result.catch((err: unknown) => {
+              const code = (err as { code?: unknown })?.code;
+              this.apiErrors.inc({ verb: prop, resource, code: typeof code === 'number' ? String(code) : 'network' });
+              throw err;
+            });
+          }
+          return result;
+        };
+      },
+    });
+  }
+}

@@ -1,0 +1,112 @@
+import { describe, it, expect } from '@jest/globals';
+import { main, type CliDeps } from '../../../src/cli/index.js';
+import type { ManagerOptions, DeployCommandOptions, GlobalOptions } from '../../../src/cli/options.js';
+import { Sink, makeDc, makeRc, testContext } from './fakes.js';
+
+function harness() {
+  const t = testContext();
+  const out = new Sink();
+  const err = new Sink();
+  const contexts: Array<{ global: GlobalOptions; commandName: string }> = [];
+  const manager: ManagerOptions[] = [];
+  const deploys: DeployCommandOptions[] = [];
+  const deps: Partial<CliDeps> = {
+    out, err, env: { OPENSHIFT_DEPLOYMENT_NAME: 'web-3', OPENSHIFT_DEPLOYMENT_NAMESPACE: 'apps' },
+    makeContext: async (global, streams, commandName) => {
+      contexts.push({ global, commandName });
+      return { ...t.ctx, ...streams, namespace: global.namespace ?? 'default', commandName };
+    },
+    loadManager: async () => ({ runManager: async (o: ManagerOptions) => { manager.push(o); return 0; } }),
+    loadDeployer: async () => ({ runDeployCommand: async (o: DeployCommandOptions) => { deploys.push(o); return 3; } }),
+  };
+  return { t, out, err, deps, contexts, manager, deploys };
+}
+
+describe('main', () => {
+  it.each([['web'], ['dc/web'], ['deploymentconfig/web'], ['deploymentconfig.apps.openshift.io/web'], ['dc', 'web']])(
+    'accepts %s and passes -n/--context/--kubeconfig to the context', async (...target) => {
+      const h = harness();
+      h.t.dcs.add(makeDc('web'));
+      const code = await main(['rollout', 'pause', ...target, '-n', 'ns1', '--context', 'kind', '--kubeconfig', '/k'], 'dcctl', h.deps);
+      expect(code).toBe(0);
+      expect(h.out.text).toBe('deploymentconfig.apps.openshift.io/web paused\n');
+      expect(h.contexts).toEqual([{ global: { namespace: 'ns1', context: 'kind', kubeconfig: '/k' }, commandName: 'dcctl' }]);
+    });
+
+  it('prints API errors kubectl-style and exits 1', async () => {
+    const h = harness();
+    const code = await main(['rollout', 'history', 'dc/missing', '-n', 'ns1'], 'dcctl', h.deps);
+    expect(code).toBe(1);
+    expect(h.err.text).toBe('Error from server (NotFound): deploymentconfigs.apps.openshift.io "missing" not found\n');
+  });
+
+  it('prints refusals as "error: ..." and exits 1', async () => {
+    const h = harness();
+    h.t.dcs.add(makeDc('web', { paused: true }));
+    expect(await main(['rollout', 'latest', 'dc/web', '-n', 'ns1'], 'dcctl', h.deps)).toBe(1);
+    expect(h.err.text).toBe('error: cannot deploy a paused deployment config\n');
+  });
+
+  it('rejects other resource types', async () => {
+    const h = harness();
+    expect(await main(['rollout', 'cancel', 'deployment/web'], 'dcctl', h.deps)).toBe(1);
+    expect(h.err.text).toBe('error: expected deployment configuration, got deployment\n');
+    expect(h.contexts).toEqual([]);
+  });
+
+  it('parses history --revision and -o yaml', async () => {
+    const h = harness();
+    const dc = makeDc('web', { latestVersion: 1 });
+    h.t.dcs.add(dc);
+    h.t.rcs.add(makeRc(dc, 1, 'Complete', { reason: 'config change' }));
+    expect(await main(['rollout', 'history', 'web', '-n', 'ns1', '-o', 'yaml'], 'dcctl', h.deps)).toBe(0);
+    expect(h.out.text).toBe('- revision: 1\n  status: Complete\n  cause: config change\n  replicationController: web-1\n');
+  });
+
+  it('passes --timeout and --again to latest', async () => {
+    const h = harness();
+    h.t.dcs.add(makeDc('web'));
+    expect(await main(['rollout', 'latest', 'web', '-n', 'ns1', '--again', '--timeout', '0'], 'kubectl dc', h.deps)).toBe(0);
+    expect(h.t.dcs.actions[0]?.body).toEqual({ metadata: { annotations: { 'deploy.dcctl.io/instantiate': '{"id":"req-1","latest":false,"force":true}' } } });
+    expect(h.out.text).toBe('deploymentconfig.apps.openshift.io/web rollout requested\n');
+  });
+
+  it('reports usage errors with exit 1', async () => {
+    const h = harness();
+    expect(await main(['rollout'], 'dcctl', h.deps)).toBe(1);
+    expect(h.err.text).toContain('a rollout verb is required');
+    const h2 = harness();
+    expect(await main(['rollout', 'latest', 'web', '--bogus'], 'dcctl', h2.deps)).toBe(1);
+    expect(h2.err.text).toContain('Unknown argument');
+    const h3 = harness();
+    expect(await main(['rollout', 'status', 'web', '--timeout', 'soon'], 'dcctl', h3.deps)).toBe(1);
+    expect(h3.err.text).toContain('invalid argument "soon" for "--timeout" flag');
+  });
+
+  it('prints help and a completion script to stdout', async () => {
+    const h = harness();
+    expect(await main(['--help'], 'kubectl dc', h.deps)).toBe(0);
+    expect(h.out.text).toContain('kubectl dc rollout');
+    const h2 = harness();
+    expect(await main(['completion'], 'dcctl', h2.deps)).toBe(0);
+    expect(h2.out.text).toContain('dcctl');
+    expect(h2.out.text).toContain('complete');
+  });
+
+  it('runs the controller with defaults and flags mapped to ManagerOptions', async () => {
+    const h = harness();
+    expect(await main(['controller', '--deployer-image', 'img:1', '--deployer-command', 'node /app/bin/dcctl.js deploy', '--leader-elect=false'], 'dcctl', h.deps)).toBe(0);
+    expect(h.manager).toEqual([{
+      kubeconfig: undefined, context: undefined, namespace: undefined, workers: 5,
+      deployerImage: 'img:1', deployerCommand: ['node', '/app/bin/dcctl.js', 'deploy'], deployerServiceAccount: 'deployer',
+      enableDcController: true, enableDeployerController: true, leaderElect: false, leaderElectionNamespace: undefined,
+      metricsBindAddress: ':8080', logLevel: 'info', logFormat: 'json',
+    }]);
+  });
+
+  it('runs the deployer with the pod environment as defaults and returns its exit code', async () => {
+    const h = harness();
+    expect(await main(['deploy', '--until', 'pre'], 'dcctl', h.deps)).toBe(3);
+    expect(h.deploys).toEqual([{ name: 'web-3', namespace: 'apps', until: 'pre', kubeconfig: undefined, context: undefined }]);
+  });
+});

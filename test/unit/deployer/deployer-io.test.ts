@@ -1,0 +1,88 @@
+import { describe, expect, it } from '@jest/globals';
+import type { CoreV1Api, KubeConfig, V1ReplicationController } from '@kubernetes/client-node';
+import { isNotFound } from '../../../src/controller/errors.js';
+import { WaitTimeoutError, WatchedObjectDeletedError } from '../../../src/deployer/ports.js';
+import { KubeDeployerWatchers, type WatchLike } from '../../../src/kube/deployer-io.js';
+
+/** A Watch stand-in: records the request and lets the test push events. */
+class StubWatch implements WatchLike {
+  requests: { path: string; query: Record<string, unknown> }[] = [];
+  private callback?: (type: string, obj: unknown) => void;
+
+  async watch(
+    path: string,
+    query: Record<string, string | number | boolean | undefined>,
+    callback: (phase: string, apiObj: unknown) => void,
+  ): Promise<AbortController> {
+    this.requests.push({ path, query });
+    this.callback = callback;
+    return new AbortController();
+  }
+
+  push(type: string, obj: unknown): void {
+    this.callback?.(type, obj);
+  }
+}
+
+const rc = (replicas: number, available: number): V1ReplicationController => ({
+  metadata: { name: 'web-1', namespace: 'ns', resourceVersion: String(10 + available), uid: 'u1' },
+  spec: { replicas },
+  status: { replicas, availableReplicas: available },
+});
+
+function watchers(items: V1ReplicationController[]) {
+  const watch = new StubWatch();
+  const lists: unknown[] = [];
+  const core = {
+    listNamespacedReplicationController: async (req: unknown) => {
+      lists.push(req);
+      return { items, metadata: { resourceVersion: '5' } };
+    },
+  } as unknown as CoreV1Api;
+  return { w: new KubeDeployerWatchers({} as KubeConfig, core, watch), watch, lists };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+describe('KubeDeployerWatchers.waitFor', () => {
+  it('lists and watches the one RC by field selector, resolving on the first matching event', async () => {
+    const { w, watch, lists } = watchers([rc(2, 0)]);
+    const p = w.waitFor('ns', 'web-1', (r) => r.status?.availableReplicas === 2, 10_000);
+    await tick();
+    expect(lists).toEqual([{ namespace: 'ns', fieldSelector: 'metadata.name=web-1' }]);
+    expect(watch.requests[0]).toEqual({
+      path: '/api/v1/namespaces/ns/replicationcontrollers',
+      query: { fieldSelector: 'metadata.name=web-1', resourceVersion: '5', allowWatchBookmarks: 'true' },
+    });
+    watch.push('MODIFIED', rc(2, 1));
+    watch.push('MODIFIED', rc(2, 2));
+    await expect(p).resolves.toMatchObject({ status: { availableReplicas: 2 } });
+  });
+
+  it('resolves from the initial list without waiting for events', async () => {
+    const { w } = watchers([rc(1, 1)]);
+    await expect(w.waitFor('ns', 'web-1', (r) => r.status?.availableReplicas === 1, 10_000)).resolves.toBeDefined();
+  });
+
+  it('rejects with NotFound when the RC is not in the initial list', async () => {
+    const { w } = watchers([]);
+    const err = await w.waitFor('ns', 'web-1', () => true, 10_000).catch((e: unknown) => e);
+    expect(isNotFound(err)).toBe(true);
+  });
+
+  it('rejects when the RC is deleted, and on timeout', async () => {
+    const { w, watch } = watchers([rc(2, 0)]);
+    const deleted = w.waitFor('ns', 'web-1', () => false, 10_000);
+    await tick();
+    watch.push('DELETED', rc(2, 0));
+    await expect(deleted).rejects.toBeInstanceOf(WatchedObjectDeletedError);
+
+    const slow = watchers([rc(2, 0)]).w.waitFor('ns', 'web-1', () => false, 20);
+    await expect(slow).rejects.toBeInstanceOf(WaitTimeoutError);
+  });
+
+  it('passes predicate errors through (UID checks)', async () => {
+    const { w } = watchers([rc(2, 0)]);
+    await expect(w.waitFor('ns', 'web-1', () => { throw new Error('uid changed'); }, 10_000)).rejects.toThrow('uid changed');
+  });
+});

@@ -1,0 +1,195 @@
+import { describe, expect, it } from '@jest/globals';
+import type { LifecycleHook, RecreateDeploymentStrategyParams } from '../../../src/apis/deploymentconfig.js';
+import { ApiError } from '../../../src/controller/errors.js';
+import { FakeCluster, NS, addRcFor, makeDc } from './fakes.js';
+import { deploy } from './helpers.js';
+
+const hook = (failurePolicy: LifecycleHook['failurePolicy'], command = ['migrate']): LifecycleHook => ({
+  failurePolicy,
+  execNewPod: { containerName: 'app', command },
+});
+
+function recreateSetup(params: RecreateDeploymentStrategyParams, opts: { withFrom?: boolean; desired?: number } = {}) {
+  const cluster = new FakeCluster();
+  const desired = opts.desired ?? 2;
+  const dc = makeDc('web', { type: 'Recreate', recreateParams: params }, { replicas: desired });
+  if (opts.withFrom !== false) addRcFor(cluster, dc, 1, { phase: 'Complete', replicas: 2, desired: null });
+  addRcFor(cluster, dc, 2, { desired });
+  return { cluster, dc };
+}
+
+describe('recreate strategy', () => {
+  it('runs pre → scale down → mid → scale to 1 → accept → scale up → post', async () => {
+    const { cluster } = recreateSetup({ pre: hook('Abort'), mid: hook('Abort'), post: hook('Abort') });
+    const { code, out, err } = await deploy(cluster, 'web-2');
+    expect(err.text).toBe('');
+    expect(code).toBe(0);
+    expect(cluster.actions).toEqual([
+      'create pod web-2-hook-pre',
+      'scale web-1 0',
+      'create pod web-2-hook-mid',
+      'scale web-2 1',
+      'scale web-2 2',
+      'create pod web-2-hook-post',
+    ]);
+    expect(out.lines).toEqual([
+      '--> pre: Running hook pod ...',
+      'web-2-hook-pre ran',
+      '--> pre: Success',
+      '--> Scaling web-1 down to zero',
+      '--> mid: Running hook pod ...',
+      'web-2-hook-mid ran',
+      '--> mid: Success',
+      '--> Scaling web-2 to 1 before performing acceptance check',
+      '--> Scaling web-2 to 2',
+      '--> post: Running hook pod ...',
+      'web-2-hook-post ran',
+      '--> post: Success',
+      '--> Success',
+    ]);
+  });
+
+  it('runs each hook once: a re-run reuses the finished hook pods', async () => {
+    const { cluster } = recreateSetup({ pre: hook('Abort'), mid: hook('Abort'), post: hook('Abort') });
+    const first = await deploy(cluster, 'web-2', 'mid');
+    expect(first.code).toBe(0);
+    expect(first.out.lines.at(-1)).toBe('--> mid hook succeeded');
+    const second = await deploy(cluster, 'web-2');
+    expect(second.code).toBe(0);
+    expect(cluster.actions.filter((a) => a.startsWith('create pod'))).toEqual([
+      'create pod web-2-hook-pre', 'create pod web-2-hook-mid', 'create pod web-2-hook-post',
+    ]);
+    expect(second.out.lines.slice(0, 3)).toEqual([
+      '--> pre: Hook pod already succeeded',
+      '--> Scaling web-1 down to zero',
+      '--> mid: Hook pod already succeeded',
+    ]);
+    expect(second.out.text).not.toContain('web-2-hook-pre ran');
+  });
+
+  it.each([
+    ['start', '--> Ready to start deployment', []],
+    ['pre', '--> pre hook succeeded', []],
+    ['0%', '--> Reached 0% (no running pods)', ['scale web-1 0']],
+    ['mid', '--> mid hook succeeded', ['scale web-1 0']],
+    ['50%', '--> Reached 50%', ['scale web-1 0', 'scale web-2 1']],
+    ['100%', '--> Reached 100%', ['scale web-1 0', 'scale web-2 1', 'scale web-2 2']],
+  ])('--until=%s', async (until, line, scales) => {
+    const { cluster } = recreateSetup({});
+    const { code, out } = await deploy(cluster, 'web-2', until);
+    expect(code).toBe(0);
+    expect(out.lines.at(-1)).toBe(line);
+    expect(cluster.actions.filter((a) => a.startsWith('scale'))).toEqual(scales);
+  });
+
+  it('a first deployment stops at any percentage after full scale', async () => {
+    const { cluster } = recreateSetup({}, { withFrom: false });
+    const { code, out } = await deploy(cluster, 'web-2', '30%');
+    expect(code).toBe(0);
+    expect(out.lines).toEqual(['--> Scaling web-2 to 2', '--> Reached 30%']);
+  });
+
+  it('aborts on a failed pre hook (Abort): no scaling, Failed event, exit 1', async () => {
+    const { cluster } = recreateSetup({ pre: hook('Abort') });
+    cluster.hookOutcomes.set('web-2-hook-pre', { phase: 'Failed', message: 'exit code 3', logs: 'boom\n' });
+    const { code, out, err } = await deploy(cluster, 'web-2');
+    expect(code).toBe(1);
+    expect(err.text).toBe('error: pre hook failed: the pre hook failed: exit code 3, aborting rollout of ns/web-2\n');
+    expect(out.lines).toEqual(['--> pre: Running hook pod ...', 'boom', '--> pre: Failed']);
+    expect(cluster.actions.filter((a) => a.startsWith('scale'))).toEqual([]);
+    const failed = cluster.events.find((e) => e.reason === 'Failed');
+    expect(failed?.type).toBe('Warning');
+    expect(failed?.message).toBe('The pre-hook failed: exit code 3, aborting rollout of ns/web-2');
+  });
+
+  it('continues after a failed hook with Ignore', async () => {
+    const { cluster } = recreateSetup({ mid: hook('Ignore') });
+    cluster.hookOutcomes.set('web-2-hook-mid', { phase: 'Failed', message: 'nope' });
+    const { code, out } = await deploy(cluster, 'web-2');
+    expect(code).toBe(0);
+    expect(out.lines.at(-1)).toBe('--> Success');
+    expect(cluster.events.find((e) => e.reason === 'Failed')?.message).toBe(
+      'The mid-hook failed: nope (ignore), rollout of ns/web-2 will continue',
+    );
+  });
+
+  it('Retry runs the hook pod with restartPolicy OnFailure and aborts when it still fails', async () => {
+    const { cluster } = recreateSetup({ post: hook('Retry') });
+    cluster.hookOutcomes.set('web-2-hook-post', { phase: 'Failed', message: 'DeadlineExceeded' });
+    const { code, err } = await deploy(cluster, 'web-2');
+    expect(code).toBe(1);
+    expect(err.text).toContain('error: post hook failed: the post hook failed: DeadlineExceeded, aborting rollout of ns/web-2');
+    expect(cluster.pods.get(`${NS}/web-2-hook-post`)?.spec?.restartPolicy).toBe('OnFailure');
+  });
+
+  it('fails tagImages hooks with a clear message, honouring the failure policy', async () => {
+    const tag: LifecycleHook = { failurePolicy: 'Abort', tagImages: [{ containerName: 'app', to: { kind: 'ImageStreamTag', name: 'app:prod' } }] };
+    const { cluster } = recreateSetup({ pre: tag });
+    const { code, err } = await deploy(cluster, 'web-2');
+    expect(code).toBe(1);
+    expect(err.text).toContain('tagImages hooks need the image.openshift.io ImageStream API, which this cluster does not serve yet');
+    expect(cluster.events.find((e) => e.reason === 'Started')?.message).toBe(
+      'Running pre-hook (TagImages) image "registry/app:1" as "app:prod" for rc ns/web-2',
+    );
+  });
+
+  it('keeps going when hook logs are unavailable', async () => {
+    const { cluster } = recreateSetup({ pre: hook('Abort') });
+    cluster.logsUnavailable = true;
+    const { code, out } = await deploy(cluster, 'web-2');
+    expect(code).toBe(0);
+    expect(out.lines.slice(0, 3)).toEqual([
+      '--> pre: Running hook pod ...',
+      'warning: Unable to retrieve hook logs from web-2-hook-pre: the server could not find the requested resource',
+      '--> pre: Success',
+    ]);
+  });
+
+  it('warns and continues when old pods do not terminate in time', async () => {
+    const { cluster } = recreateSetup({ timeoutSeconds: 3 });
+    // A pod matching web-1's selector that nobody deletes.
+    const selector = cluster.rc(NS, 'web-1').spec!.selector!;
+    cluster.sticky.add('straggler');
+    cluster.addPod({ metadata: { name: 'straggler', namespace: NS, labels: selector }, status: { phase: 'Unknown' } });
+    const { code, out } = await deploy(cluster, 'web-2');
+    expect(code).toBe(0);
+    expect(out.text).toContain(
+      '--> Failed to wait for old pods to be terminated: timed out waiting for the condition\nNew pods may be scaled up before old pods get terminated!\n',
+    );
+  });
+
+  it('forwards Warning events of the RCs to the DC at the end', async () => {
+    const { cluster } = recreateSetup({});
+    const to = cluster.rc(NS, 'web-2');
+    await cluster.eventClient.create(NS, {
+      metadata: { name: 'web-2.1', namespace: NS },
+      involvedObject: { kind: 'ReplicationController', name: 'web-2', namespace: NS, uid: to.metadata!.uid },
+      type: 'Warning', reason: 'FailedCreate', message: 'exceeded quota',
+    });
+    const { code, out } = await deploy(cluster, 'web-2');
+    expect(code).toBe(0);
+    expect(out.lines.at(-2)).toBe('-->  FailedCreate: web-2 exceeded quota');
+    const forwarded = cluster.events.at(-1)!;
+    expect(forwarded.involvedObject).toMatchObject({ kind: 'DeploymentConfig', name: 'web', apiVersion: 'apps.openshift.io/v1' });
+    expect(forwarded).toMatchObject({ type: 'Warning', reason: 'FailedCreate', message: 'exceeded quota', source: { component: 'web-2-deploy' } });
+  });
+
+  it('retries scale conflicts and admission warm-up errors', async () => {
+    const { cluster } = recreateSetup({});
+    cluster.scaleErrors.push(
+      new ApiError('conflict', 409, 'Conflict'),
+      new ApiError('pods "x" is forbidden: not yet ready to handle request', 403, 'Forbidden'),
+    );
+    const { code } = await deploy(cluster, 'web-2');
+    expect(code).toBe(0);
+    expect(cluster.rc(NS, 'web-2').spec?.replicas).toBe(2);
+  });
+
+  it('fails on other scale errors', async () => {
+    const { cluster } = recreateSetup({});
+    cluster.scaleErrors.push(new ApiError('replicationcontrollers "web-1" is forbidden', 403, 'Forbidden'));
+    const { code, err } = await deploy(cluster, 'web-2');
+    expect(code).toBe(1);
+    expect(err.text).toBe('error: couldn\'t scale web-1 to 0: replicationcontrollers "web-1" is forbidden\n');
+  });
+});

@@ -1,0 +1,58 @@
+import { describe, expect, it } from '@jest/globals';
+import { Annotations } from '../../../src/apis/constants.js';
+import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
+import { DecodeError } from '../../../src/apis/encoded.js';
+import { applyDefaults } from '../../../src/deploymentconfig/defaults.js';
+import { triggerActivated, updatedImages } from '../../../src/deploymentconfig/triggers.js';
+import { imageTrigger, makeDc, rcFor, type DcOptions } from './fixtures.js';
+
+const config = { message: 'config change', causes: [{ type: 'ConfigChange' }] };
+
+describe('triggerActivated', () => {
+  it.each<[string, DcOptions, (dc: DeploymentConfig) => void, boolean, unknown]>([
+    ['paused', { paused: true }, () => {}, false, { trigger: false, skip: false }],
+    ['no triggers', { triggers: [] }, () => {}, false, { trigger: false, skip: false }],
+    ['initial with ConfigChange', {}, () => {}, false, { trigger: true, skip: false, details: config }],
+    ['initial with unresolved image trigger → skip (wait)', { triggers: [imageTrigger('is:1', ['web'])] }, () => {}, false, { trigger: false, skip: true }],
+    ['initial with one of two image triggers resolved → skip', { triggers: [imageTrigger('a:1', ['web'], 'img@1'), imageTrigger('b:1', ['web'])] }, () => {}, false, { trigger: false, skip: true }],
+    ['initial with all image triggers resolved → ConfigChange cause', { triggers: [imageTrigger('is:1', ['web'], 'img@1')] }, () => {}, false, { trigger: true, skip: false, details: config }],
+    ['latest RC missing → wait for creation', { latestVersion: 2 }, () => {}, false, { trigger: false, skip: false }],
+    ['unchanged template', { latestVersion: 1 }, () => {}, true, { trigger: false, skip: false }],
+    ['template label changed → config change', { latestVersion: 1 }, (dc) => { dc.spec.template!.metadata!.labels!.extra = 'x'; }, true, { trigger: true, skip: false, details: config }],
+    ['replicas/strategy changes never trigger', { latestVersion: 1 }, (dc) => { dc.spec.replicas = 9; dc.spec.strategy = { type: 'Recreate' }; }, true, { trigger: false, skip: false }],
+    ['image changed, image trigger → image change cause', { latestVersion: 1, triggers: [imageTrigger('is:1', ['web'], 'img@1')] }, (dc) => { dc.spec.template!.spec!.containers[0]!.image = 'img@2'; }, true,
+      { trigger: true, skip: false, details: { message: 'image change', causes: [{ type: 'ImageChange', imageTrigger: { from: { kind: 'DockerImage', name: 'img@2' } } }] } }],
+    ['image changed, ImageChange without ConfigChange: other template edits do not trigger', { latestVersion: 1, triggers: [imageTrigger('is:1', ['web'], 'img@1')] }, (dc) => { dc.spec.template!.metadata!.labels!.extra = 'x'; }, true, { trigger: false, skip: false }],
+    ['init container image change is only a config change', { latestVersion: 1, triggers: [{ type: 'ConfigChange' }, imageTrigger('is:1', ['web'], 'img@1')] }, (dc) => { dc.spec.template!.spec!.initContainers = [{ name: 'i', image: 'x' }]; }, true, { trigger: true, skip: false, details: config }],
+  ])('%s', (_l, opts, edit, latestExists, expected) => {
+    const base = makeDc(opts);
+    const rc = rcFor(base, opts.latestVersion ?? 1);
+    const dc = applyDefaults(base);
+    edit(dc);
+    expect(triggerActivated(dc, latestExists, latestExists ? rc : undefined)).toEqual(expected);
+  });
+
+  it('manual edits of the RC template do not cause a config change, but image edits with an image trigger do', () => {
+    const base = makeDc({ latestVersion: 1 });
+    const rc = rcFor(base, 1);
+    rc.spec!.template!.metadata!.labels!.hand = 'edited';
+    expect(triggerActivated(applyDefaults(base), true, rc).trigger).toBe(false);
+
+    const withImage = makeDc({ latestVersion: 1, triggers: [imageTrigger('is:1', ['web'], 'x')] });
+    const rc2 = rcFor(withImage, 1);
+    rc2.spec!.template!.spec!.containers[0]!.image = 'hand-edited';
+    expect(triggerActivated(applyDefaults(withImage), true, rc2)).toMatchObject({ trigger: true, details: { message: 'image change' } });
+  });
+
+  it('a broken encoded config is thrown as DecodeError', () => {
+    const base = makeDc({ latestVersion: 1 });
+    const rc = rcFor(base, 1);
+    rc.metadata!.annotations![Annotations.EncodedConfig] = '{"kind":"Pod"}';
+    expect(() => triggerActivated(applyDefaults(base), true, rc)).toThrow(DecodeError);
+  });
+
+  it('whitespace around a DC image does not re-trigger forever (RC images are trimmed)', () => {
+    const base = makeDc({ latestVersion: 1, image: ' nginx:1 ' });
+    expect(updatedImages(base, rcFor(base, 1))).toEqual([]);
+  });
+});

@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it } from '@jest/globals';
+import type { V1Lease } from '@kubernetes/client-node';
+import { pino } from 'pino';
+import { ApiError } from '../../../src/controller/errors.js';
+import { LeaderElector, type LeaseApi } from '../../../src/kube/leader-election.js';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+async function until(cond: () => boolean, timeoutMs = 3000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not reached');
+    await sleep(5);
+  }
+}
+
+/** In-memory Lease store with apiserver-like resourceVersion checks. */
+class MemoryLeases implements LeaseApi {
+  lease: V1Lease | undefined;
+  rv = 0;
+  down = false;
+  writes: V1Lease[] = [];
+  async readNamespacedLease() {
+    if (this.down) throw new Error('ECONNREFUSED');
+    if (!this.lease) throw new ApiError('not found', 404, 'NotFound');
+    return structuredClone(this.lease);
+  }
+  async createNamespacedLease({ body }: { namespace: string; body: V1Lease }) {
+    if (this.down) throw new Error('ECONNREFUSED');
+    if (this.lease) throw new ApiError('exists', 409, 'AlreadyExists');
+    return this.store(body);
+  }
+  async replaceNamespacedLease({ body }: { name: string; namespace: string; body: V1Lease }) {
+    if (this.down) throw new Error('ECONNREFUSED');
+    if (body.metadata?.resourceVersion !== this.lease?.metadata?.resourceVersion) throw new ApiError('conflict', 409, 'Conflict');
+    return this.store(body);
+  }
+  private store(body: V1Lease) {
+    // Serialized like the wire would: MicroTime → string.
+    const stored = JSON.parse(JSON.stringify(body)) as V1Lease;
+    stored.metadata = { ...stored.metadata, resourceVersion: String(++this.rv) };
+    this.lease = stored;
+    this.writes.push(stored);
+    return structuredClone(stored);
+  }
+}
+
+const log = pino({ level: 'silent' });
+const timing = { leaseDurationMs: 1000, renewDeadlineMs: 300, retryPeriodMs: 40 };
+let electors: LeaderElector[] = [];
+afterEach(async () => { await Promise.all(electors.map((e) => e.release())); electors = []; });
+
+function elector(api: LeaseApi, identity: string, overrides: Partial<typeof timing> = {}) {
+  const e = new LeaderElector(api, { namespace: 'ns', name: 'dc-controller', identity, log, ...timing, ...overrides });
+  electors.push(e);
+  const events: string[] = [];
+  const done = e.run({ onStartedLeading: () => void events.push('started'), onStoppedLeading: () => void events.push('stopped') });
+  return { e, events, done };
+}
+
+describe('LeaderElector', () => {
+  it('creates the lease and renews it while leading; MicroTimes go out with 6 fractional digits', async () => {
+    const api = new MemoryLeases();
+    const a = elector(api, 'a');
+    await until(() => a.events.includes('started'));
+    expect(a.e.isLeader()).toBe(true);
+    expect(api.lease?.spec).toMatchObject({ holderIdentity: 'a', leaseDurationSeconds: 1, leaseTransitions: 0 });
+    expect(String(api.lease?.spec?.renewTime)).toMatch(/\.\d{6}Z$/);
+    const writes = api.writes.length;
+    await sleep(150);
+    expect(api.writes.length).toBeGreaterThan(writes);
+    expect(api.lease?.spec?.holderIdentity).toBe('a');
+  });
+
+  it('only one of two candidates leads; release hands over at once', async () => {
+    const api = new MemoryLeases();
+    const a = elector(api, 'a');
+    await until(() => a.e.isLeader());
+    const b = elector(api, 'b');
+    await sleep(200);
+    expect(b.e.isLeader()).toBe(false);
+    const released = Date.now();
+    await a.e.release();
+    await a.done;
+    expect(a.events).toEqual(['started', 'stopped']);
+    await until(() => b.e.isLeader());
+    // Far sooner than the 1 s lease duration: the empty holder is taken on the next retry.
+    expect(Date.now() - released).toBeLessThan(500);
+    expect(api.lease?.spec).toMatchObject({ holderIdentity: 'b', leaseTransitions: 1 });
+  });
+
+  it('takes over an abandoned lease only after it expires', async () => {
+    const api = new MemoryLeases();
+    const now = new Date().toISOString();
+    api.lease = { metadata: { name: 'dc-controller', namespace: 'ns', resourceVersion: '1' }, spec: { holderIdentity: 'dead', leaseDurationSeconds: 1, renewTime: now as never, leaseTransitions: 3 } };
+    const b = elector(api, 'b');
+    const t0 = Date.now();
+    await until(() => b.e.isLeader(), 3000);
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    expect(api.lease?.spec?.leaseTransitions).toBe(4);
+  });
+
+  it('steps down when it cannot renew within the renew deadline', async () => {
+    const api = new MemoryLeases();
+    const a = elector(api, 'a');
+    await until(() => a.e.isLeader());
+    api.down = true;
+    await a.done;
+    expect(a.e.isLeader()).toBe(false);
+    expect(a.events).toEqual(['started', 'stopped']);
+  });
+
+  it('rejects a renew deadline that is not shorter than the lease', () => {
+    expect(() => new LeaderElector(new MemoryLeases(), { namespace: 'n', name: 'l', identity: 'i', log, leaseDurationMs: 10, renewDeadlineMs: 10 })).toThrow(RangeError);
+  });
+});
