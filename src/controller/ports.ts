@@ -63,7 +63,8 @@ export interface InvolvedObject {
 
 /** Best-effort event emission: never throws into sync code. */
 export interface EventRecorder {
-  event(object: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string): void;
+  /** `object` is a flat reference or a whole API object (its metadata names it). */
+  event(object: InvolvedObject | { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string } }, type: 'Normal' | 'Warning', reason: string, message: string): void;
 }
 
 /** Injected time source so phase timeouts and condition timestamps are testable. */

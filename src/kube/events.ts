@@ -38,6 +38,20 @@ interface Seen {
   lastMs: number;
 }
 
+/** A full API object (DC, RC) passed instead of a flat reference. */
+interface KubeObjectLike {
+  apiVersion?: string;
+  kind?: string;
+  metadata?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string };
+}
+
+/** Accepts a flat reference or a whole object; sync code passes the DC or RC it works on. */
+function toInvolvedObject(target: InvolvedObject | KubeObjectLike): InvolvedObject {
+  const meta = (target as KubeObjectLike).metadata;
+  if (!meta) return target as InvolvedObject;
+  return { apiVersion: target.apiVersion, kind: target.kind, name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion };
+}
+
 /** Longest message the recorder sends; longer ones are cut (the API validates event size). */
 const MaxMessageLength = 1024;
 
@@ -63,7 +77,8 @@ export class KubeEventRecorder implements EventRecorder {
     this.maxPending = opts.maxPending ?? 1000;
   }
 
-  event(object: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+  event(target: InvolvedObject | KubeObjectLike, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    const object = toInvolvedObject(target);
     if (this.pending >= this.maxPending) {
       this.log.warn({ reason, object: { namespace: object.namespace, name: object.name } }, 'Event queue full; dropping event');
       return;

@@ -3,6 +3,7 @@ import { Annotations } from '../../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
 import { rolloutUndo } from '../../../src/cli/rollout/undo.js';
 import { applyMergePatch } from '../../../src/cli/merge-patch.js';
+import { ApiError } from '../../../src/controller/errors.js';
 import { makeDc, makeRc, template, testContext } from './fakes.js';
 
 const opts = { name: 'web', toRevision: 0, dryRun: false, timeoutMs: 5000 };
@@ -112,6 +113,27 @@ describe('rollout undo', () => {
     expect(t.out.text).toContain('kind: DeploymentConfig\n');
     expect(t.out.text).toContain('image: nginx:2\n');
     expect(t.out.text).toContain('  latestVersion: 4\n');
+  });
+
+  it('recomputes from a fresh read when the patch conflicts, then gives up after 5 attempts', async () => {
+    const t = setup(3);
+    const patch = t.dcs.patch.bind(t.dcs);
+    let conflicts = 1;
+    t.dcs.patch = async (ns, name, body, type) => {
+      if (conflicts-- > 0) {
+        t.dcs.actions.push({ verb: 'patch', resource: 'deploymentconfigs', name, body });
+        (t.dcs.store.get('web') as DeploymentConfig).metadata.resourceVersion = '8';
+        throw new ApiError('the object has been modified', 409, 'Conflict');
+      }
+      return patch(ns, name, body, type);
+    };
+    expect(await rolloutUndo(t.ctx, opts)).toBe(0);
+    expect(t.dcs.actions.map((a) => (a.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion)).toEqual(['7', '8']);
+
+    const t2 = setup(3);
+    t2.dcs.failWith = new ApiError('the object has been modified', 409, 'Conflict');
+    await expect(rolloutUndo(t2.ctx, opts)).rejects.toThrow('the object has been modified');
+    expect(t2.dcs.actions).toHaveLength(5);
   });
 
   it('fails when the controller rejects the rollout request', async () => {
