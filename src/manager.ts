@@ -8,6 +8,7 @@
  * unexpectedly exits non-zero at once, as client-go controllers do, so two replicas never act.
  */
 import type { KubernetesObject, V1Pod, V1ReplicationController } from '@kubernetes/client-node';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
@@ -30,8 +31,18 @@ import { KubeEventRecorder } from './kube/events.js';
 import { createInformer, type Informer, type ListResult } from './kube/informer.js';
 import { createLeaderElector } from './kube/leader-election.js';
 import { Metrics } from './metrics.js';
+import { splitKey } from './util/keys.js';
 
 const ResyncMs = 10 * 60 * 1000;
+
+/** The controller's release, logged on every line (package.json sits one level above src/ and dist/). */
+const ControllerVersion = ((): string => {
+  try {
+    return (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? 'unknown';
+  } catch {
+    return 'unknown';
+  }
+})();
 export const DefaultDeployerImage = 'ghcr.io/deploymentconfig-controller/dcctl:latest';
 
 export function makeLogger(level: string, format: 'json' | 'pretty'): Logger {
@@ -52,7 +63,7 @@ function parseBindAddress(addr: string): { host?: string; port: number } | undef
 
 /** Runs until a signal or a fatal error; resolves with the process exit code. */
 export async function runManager(opts: ManagerOptions): Promise<number> {
-  const log = makeLogger(opts.logLevel, opts.logFormat);
+  const log = makeLogger(opts.logLevel, opts.logFormat).child({ version: ControllerVersion });
   const kc = loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
   const metrics = new Metrics();
   const userAgent = 'deploymentconfig-controller';
@@ -123,7 +134,8 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
       name: 'deploymentconfig', queue, workers: opts.workers, log,
       sync: timed('deploymentconfig', (key) => syncDeploymentConfig({
         dcLister: dcInformer, rcLister: rcInformer, dcClient: instrumented.dcs, rcClient: instrumented.rcs,
-        recorder, clock: systemClock, log: dlog,
+        // Every line of one sync names the object it is about.
+        recorder, clock: systemClock, log: dlog.child(splitKey(key)),
       }, key)),
     }));
   }

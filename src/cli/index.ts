@@ -125,13 +125,14 @@ export async function main(argv: string[], scriptName = 'dcctl', overrides: Part
       .option('deployer-image', { type: 'string', describe: 'Image of deployer pods' })
       .option('deployer-command', { type: 'string', describe: 'Command of deployer pods (JSON array or words)' })
       .option('deployer-service-account', { type: 'string', default: 'deployer', describe: 'Service account of deployer pods' })
-      .option('enable-dc-controller', { type: 'boolean', default: true })
-      .option('enable-deployer-controller', { type: 'boolean', default: true })
-      .option('leader-elect', { type: 'boolean', default: true })
-      .option('leader-election-namespace', { type: 'string' })
+      .option('manage-deployer-access', { type: 'boolean', default: true, describe: 'Create the deployer service account and its system:deployers RoleBinding in a namespace on first rollout' })
+      .option('enable-dc-controller', { type: 'boolean', default: true, describe: 'Run the DeploymentConfig controller' })
+      .option('enable-deployer-controller', { type: 'boolean', default: true, describe: 'Run the deployer controller' })
+      .option('leader-elect', { type: 'boolean', default: true, describe: 'Take a coordination.k8s.io Lease before acting (use false for a single local replica)' })
+      .option('leader-election-namespace', { type: 'string', describe: 'Namespace of the Lease (default: --namespace, else default)' })
       .option('metrics-bind-address', { type: 'string', default: ':8080', describe: 'Address of /metrics and health probes ("0" disables)' })
-      .option('log-level', { type: 'string', default: 'info' })
-      .option('log-format', { type: 'string', choices: ['json', 'pretty'] as const, default: 'json' as const }),
+      .option('log-level', { type: 'string', default: 'info', describe: 'trace, debug, info, warn or error' })
+      .option('log-format', { type: 'string', choices: ['json', 'pretty'] as const, default: 'json' as const, describe: 'json lines (production) or pretty (local runs)' }),
     run<CommonArgs & Record<string, unknown>>(async (a) => {
       const options: ManagerOptions = {
         kubeconfig: a.kubeconfig, context: a.context, namespace: a.namespace || undefined,
@@ -139,6 +140,7 @@ export async function main(argv: string[], scriptName = 'dcctl', overrides: Part
         deployerImage: a['deployerImage'] as string | undefined,
         deployerCommand: parseCommand(a['deployerCommand'] as string | undefined),
         deployerServiceAccount: a['deployerServiceAccount'] as string,
+        manageDeployerAccess: a['manageDeployerAccess'] as boolean,
         enableDcController: a['enableDcController'] as boolean,
         enableDeployerController: a['enableDeployerController'] as boolean,
         leaderElect: a['leaderElect'] as boolean,
