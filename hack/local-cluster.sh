@@ -12,7 +12,9 @@
 #
 # Environment: LOCAL_CLUSTER_DIR (run directory, default <repo>/.local-cluster),
 # XDG_CACHE_HOME (binary cache), POD_READY_DELAY_MS (kwok readiness delay, default 0),
-# KWOK_NODES (default 3), PROCESS_KUBELET (1 = start it, the default).
+# KWOK_NODES (default 3), PROCESS_KUBELET (1 = start it, the default), PROCESS_KUBELET_MAX_PODS
+# (pod processes run at once, default 8), KUBE_APISERVER_EXTRA_ARGS (extra kube-apiserver flags,
+# whitespace-separated; e.g. the benchmark's audit log: --audit-policy-file=... --audit-log-path=...).
 set -euo pipefail
 
 HACK_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -111,7 +113,8 @@ cmd_install() {
 
 # ---------------------------------------------------------------- up/down
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()'; }
-pid_alive() { [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null; }
+# Alive = exists and is not a zombie waiting to be reaped.
+pid_alive() { [ -n "${1:-}" ] && kill -0 "$1" 2>/dev/null && ! grep -q '^[0-9]* ([^)]*) Z' "/proc/$1/stat" 2>/dev/null; }
 pid_of() { cat "$RUN_DIR/$1.pid" 2>/dev/null || true; }
 
 start_component() { # name, command...: runs in its own process group, logs to RUN_DIR/<name>.log
@@ -258,7 +261,7 @@ cmd_up() {
     --service-cluster-ip-range=10.0.0.0/24 --authorization-mode=Node,RBAC --allow-privileged=true \
     --endpoint-reconciler-type=none --advertise-address=127.0.0.1 \
     --enable-priority-and-fairness=false --max-requests-inflight=0 --max-mutating-requests-inflight=0 \
-    --profiling=false --v=1
+    --profiling=false --v=1 ${KUBE_APISERVER_EXTRA_ARGS:-}
   wait_for kube-apiserver 90 curl -fsk "https://127.0.0.1:$api_port/readyz"
 
   say "starting kube-controller-manager, kube-scheduler, kwok"
@@ -301,19 +304,20 @@ EOF
 }
 
 cmd_down() {
-  local c pid stopped=0
-  for c in "${COMPONENTS[@]}"; do
+  # Reverse start order, one at a time: clients first, etcd last, so nothing hangs on a dead peer.
+  local c pid stopped=0 i idx
+  for (( idx=${#COMPONENTS[@]}-1; idx>=0; idx-- )); do
+    c=${COMPONENTS[$idx]}
     pid=$(pid_of "$c")
     if pid_alive "$pid"; then
       kill -TERM -- "-$pid" 2>/dev/null || kill -TERM "$pid" 2>/dev/null || true
       stopped=$((stopped + 1))
+      i=0; while pid_alive "$pid" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+      if pid_alive "$pid"; then
+        kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true
+        i=0; while pid_alive "$pid" && [ $i -lt 30 ]; do sleep 0.1; i=$((i + 1)); done
+      fi
     fi
-  done
-  for c in "${COMPONENTS[@]}"; do
-    pid=$(pid_of "$c")
-    local i=0
-    while pid_alive "$pid" && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
-    if pid_alive "$pid"; then kill -KILL -- "-$pid" 2>/dev/null || kill -KILL "$pid" 2>/dev/null || true; fi
     rm -f "$RUN_DIR/$c.pid"
   done
   say "stopped $stopped component(s)"
@@ -350,5 +354,5 @@ case "${1:-}" in
   status) cmd_status ;;
   env) cmd_env ;;
   logs) shift; cmd_logs "$@" ;;
-  *) sed -n '2,17p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

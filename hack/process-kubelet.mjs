@@ -47,6 +47,51 @@ const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 const runs = new Map();
 let shuttingDown = false;
 
+// Every pod process is a Node.js process (~70 MB, ~0.3 s CPU to start): on a small machine,
+// hundreds of concurrent rollouts would otherwise fork hundreds of them at once. Like a full
+// node, the process kubelet keeps the rest Pending and starts them in arrival order.
+const maxPods = (() => {
+  const raw = process.env.PROCESS_KUBELET_MAX_PODS ?? '8';
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 1) {
+    log(`PROCESS_KUBELET_MAX_PODS=${JSON.stringify(raw)} is not a positive integer`);
+    process.exit(2);
+  }
+  return n;
+})();
+let activePods = 0;
+/** FIFO of pods waiting for a slot: { run, grant(ok) }. */
+const waitingPods = [];
+
+/** Resolves true once `run` may start processes, false if it was stopped while waiting. */
+function acquireSlot(run) {
+  if (activePods < maxPods) {
+    activePods++;
+    return Promise.resolve(true);
+  }
+  log(`${run.key}: ${activePods} pod process(es) running (PROCESS_KUBELET_MAX_PODS=${maxPods}); waiting, ${waitingPods.length} ahead`);
+  return new Promise((resolve) => {
+    const entry = { run, grant: resolve };
+    waitingPods.push(entry);
+    run.wake = () => {
+      const i = waitingPods.indexOf(entry);
+      if (i >= 0) waitingPods.splice(i, 1);
+      resolve(false);
+    };
+  });
+}
+
+/** Hands the slot to the oldest waiting pod, or frees it. */
+function releaseSlot() {
+  const next = waitingPods.shift();
+  if (next) {
+    next.run.wake = () => {};
+    next.grant(true);
+    return;
+  }
+  activePods--;
+}
+
 class PodRun {
   constructor(pod) {
     this.pod = pod;
@@ -264,13 +309,16 @@ async function runPod(run) {
     run.timers.push(setTimeout(() => run.stop('deadline', lib.killGraceSeconds(run.pod)), Math.max(0, Math.min(remaining, 2 ** 31 - 1))));
   }
   log(`${run.key}: taking the pod (container ${container.name}, restartPolicy ${pod.spec.restartPolicy ?? 'Always'})`);
+  const slot = await acquireSlot(run);
   let prepared;
-  try {
-    prepared = await prepare(run);
-  } catch (err) {
-    if (!run.stopReason) {
-      log(`${run.key}: cannot start: ${err.message}`);
-      await fail({ reason: 'CreateContainerConfigError', message: err.message });
+  if (slot) {
+    try {
+      prepared = await prepare(run);
+    } catch (err) {
+      if (!run.stopReason) {
+        log(`${run.key}: cannot start: ${err.message}`);
+        await fail({ reason: 'CreateContainerConfigError', message: err.message });
+      }
     }
   }
   while (prepared && !run.stopReason) {
@@ -308,6 +356,7 @@ async function runPod(run) {
     await fail({ reason: lib.DeadlineReason, message: lib.DeadlineMessage });
   }
   run.finished = true;
+  if (slot) releaseSlot();
   for (const t of run.timers) clearTimeout(t);
   if (run.stopReason && run.stopReason !== 'deadline') log(`${run.key}: stopped (${run.stopReason})`);
 }
@@ -427,7 +476,7 @@ mkdirSync(shimDir, { recursive: true });
 for (const [name, text] of Object.entries(lib.shimScripts({ nodePath: process.execPath, dcctlPath }))) {
   writeFileSync(path.join(shimDir, name), text, { mode: 0o755 });
 }
-log(`process kubelet started (pid ${process.pid}); cluster ${kc.getCurrentCluster()?.server}; run dir ${runDir}`);
+log(`process kubelet started (pid ${process.pid}); cluster ${kc.getCurrentCluster()?.server}; run dir ${runDir}; at most ${maxPods} pod process(es) at once`);
 try {
   statSync(path.join(repoDir, 'dist/cli/index.js'));
 } catch {

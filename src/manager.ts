@@ -33,7 +33,7 @@ import { createLeaderElector } from './kube/leader-election.js';
 import { Metrics } from './metrics.js';
 import { splitKey } from './util/keys.js';
 
-const ResyncMs = 10 * 60 * 1000;
+const DefaultResyncSeconds = 10 * 60;
 
 /** The controller's release, logged on every line (package.json sits one level above src/ and dist/). */
 const ControllerVersion = ((): string => {
@@ -69,6 +69,9 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
   const userAgent = 'deploymentconfig-controller';
   const clients = makeClients(kc, { fieldManager: 'deploymentconfig-controller', userAgent });
   const ns = opts.namespace;
+  const resyncSeconds = opts.resyncSeconds ?? DefaultResyncSeconds;
+  if (!Number.isFinite(resyncSeconds) || resyncSeconds < 1) throw new Error(`invalid --resync-period ${resyncSeconds}: want seconds >= 1`);
+  const ResyncMs = resyncSeconds * 1000;
   const identity = `${hostname()}_${randomUUID()}`;
 
   const dcPath = ns ? `/apis/${Group}/${Version}/namespaces/${ns}/${Plural}` : `/apis/${Group}/${Version}/${Plural}`;

@@ -131,6 +131,7 @@ export async function main(argv: string[], scriptName = 'dcctl', overrides: Part
       .option('leader-elect', { type: 'boolean', default: true, describe: 'Take a coordination.k8s.io Lease before acting (use false for a single local replica)' })
       .option('leader-election-namespace', { type: 'string', describe: 'Namespace of the Lease (default: --namespace, else default)' })
       .option('metrics-bind-address', { type: 'string', default: ':8080', describe: 'Address of /metrics and health probes ("0" disables)' })
+      .option('resync-period', { type: 'number', default: 600, describe: 'Seconds between informer resyncs (every cached object is synced again)' })
       .option('log-level', { type: 'string', default: 'info', describe: 'trace, debug, info, warn or error' })
       .option('log-format', { type: 'string', choices: ['json', 'pretty'] as const, default: 'json' as const, describe: 'json lines (production) or pretty (local runs)' }),
     run<CommonArgs & Record<string, unknown>>(async (a) => {
@@ -146,6 +147,7 @@ export async function main(argv: string[], scriptName = 'dcctl', overrides: Part
         leaderElect: a['leaderElect'] as boolean,
         leaderElectionNamespace: a['leaderElectionNamespace'] as string | undefined,
         metricsBindAddress: a['metricsBindAddress'] as string,
+        resyncSeconds: a['resyncPeriod'] as number,
         logLevel: a['logLevel'] as string,
         logFormat: a['logFormat'] as 'json' | 'pretty',
       };

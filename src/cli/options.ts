@@ -20,6 +20,8 @@ export interface ManagerOptions {
   readonly leaderElect: boolean;
   readonly leaderElectionNamespace?: string;
   readonly metricsBindAddress: string;
+  /** Seconds between informer resyncs (default 600, as OpenShift's controllers). */
+  readonly resyncSeconds?: number;
   readonly logLevel: string;
   readonly logFormat: 'json' | 'pretty';
 }
