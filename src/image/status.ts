@@ -17,15 +17,13 @@
 import type {
   ImageStream, ImageStreamStatus, NamedTagEventList, TagEvent, TagEventCondition, TagReference,
 } from '../apis/imagestream.js';
-import { canonicalJson } from '../deploymentconfig/util.js';
+import { canonicalJson, formatTime } from '../deploymentconfig/util.js';
 import {
   imageIdFor, latestTagEvent, parseImageStreamImageName, parseImageStreamTagName, type ImageStreamGetter,
 } from './resolve.js';
 
 /** Longest history kept per tag (OpenShift keeps all until pruned; nothing prunes here). */
 export const MaxTagHistory = 10;
-
-const formatTime = (d: Date): string => `${d.toISOString().slice(0, 19)}Z`;
 
 type Target = { ok: true; reference: string; image: string } | { ok: false; reason: string; message: string };
 

@@ -1,0 +1,188 @@
+// Measuring helpers of the benchmark (bench/bench.mjs): process CPU/RSS sampling from /proc,
+// request counting from the kube-apiserver audit log, percentiles, metric text parsing.
+import { openSync, readSync, closeSync, readFileSync, statSync, readdirSync } from 'node:fs';
+
+const CLK_TCK = 100; // Linux USER_HZ; /proc/<pid>/stat times are in these ticks
+
+/** utime, stime, cutime, cstime of a process in seconds, or undefined once it is gone. */
+export function cpuTimes(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name may contain spaces: fields start after the last ')'.
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const n = (i) => Number(f[i - 3]) / CLK_TCK;
+    return { self: n(14) + n(15), children: n(16) + n(17) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Resident set size in bytes, or 0 once the process is gone. */
+export function rssBytes(pid) {
+  try {
+    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Pids whose parent is `ppid` (scans /proc; no /proc/<pid>/task/<tid>/children on this kernel). */
+export function childPids(ppid) {
+  const out = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(f[1]) === ppid) out.push(Number(d));
+    } catch {
+      // exited meanwhile
+    }
+  }
+  return out;
+}
+
+/**
+ * Samples CPU and RSS of named processes every `intervalMs` until stopped. `children: true`
+ * also samples the summed RSS of the direct children (the deployer processes of the process
+ * kubelet) and counts their CPU through the parent's cutime/cstime (children it reaped).
+ */
+export class ProcSampler {
+  constructor(targets, intervalMs = 250) {
+    this.targets = targets.filter((t) => t.pid);
+    this.start = new Map(this.targets.map((t) => [t.name, cpuTimes(t.pid)]));
+    this.peak = new Map(this.targets.map((t) => [t.name, rssBytes(t.pid)]));
+    this.peakChildren = new Map();
+    this.maxChildren = new Map();
+    this.peakChildRss = new Map();
+    this.timer = setInterval(() => this.sample(), intervalMs);
+  }
+
+  sample() {
+    for (const t of this.targets) {
+      this.peak.set(t.name, Math.max(this.peak.get(t.name) ?? 0, rssBytes(t.pid)));
+      if (t.children) {
+        const kids = childPids(t.pid);
+        const rss = kids.map(rssBytes);
+        const sum = rss.reduce((a, b) => a + b, 0);
+        this.peakChildren.set(t.name, Math.max(this.peakChildren.get(t.name) ?? 0, sum));
+        this.maxChildren.set(t.name, Math.max(this.maxChildren.get(t.name) ?? 0, kids.length));
+        this.peakChildRss.set(t.name, Math.max(this.peakChildRss.get(t.name) ?? 0, ...rss, 0));
+      }
+    }
+  }
+
+  /** Stops sampling; per target: cpu seconds (self), children cpu seconds, peak RSS bytes. */
+  stop() {
+    clearInterval(this.timer);
+    this.sample();
+    const out = {};
+    for (const t of this.targets) {
+      const a = this.start.get(t.name);
+      const b = cpuTimes(t.pid) ?? a;
+      out[t.name] = {
+        cpuSeconds: a && b ? b.self - a.self : NaN,
+        childCpuSeconds: a && b ? b.children - a.children : NaN,
+        peakRss: this.peak.get(t.name) ?? 0,
+        peakChildrenRss: this.peakChildren.get(t.name) ?? 0,
+        maxChildren: this.maxChildren.get(t.name) ?? 0,
+        peakChildRss: this.peakChildRss.get(t.name) ?? 0,
+      };
+    }
+    return out;
+  }
+}
+
+/** Size of a file now (an offset to read the audit log from later). */
+export function fileSize(file) {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** Audit events (parsed JSON) written to `file` after byte `offset`, one per request. */
+export function readAudit(file, offset) {
+  const size = fileSize(file);
+  if (size <= offset) return [];
+  const buf = Buffer.alloc(size - offset);
+  const fd = openSync(file, 'r');
+  readSync(fd, buf, 0, buf.length, offset);
+  closeSync(fd);
+  const seen = new Set();
+  const events = [];
+  for (const line of buf.toString('utf8').split('\n')) {
+    if (!line.startsWith('{')) continue;
+    let e;
+    try {
+      e = JSON.parse(line);
+    } catch {
+      continue; // a line still being written
+    }
+    // Watches log ResponseStarted and ResponseComplete: count each request once.
+    if (seen.has(e.auditID)) continue;
+    seen.add(e.auditID);
+    events.push(e);
+  }
+  return events;
+}
+
+/**
+ * Which client made a request, from its user agent: our controller and deployer processes,
+ * and kube-controller-manager's controllers (client-go appends the controller name).
+ */
+export function clientOf(userAgent = '') {
+  if (userAgent.startsWith('deploymentconfig-controller')) return 'dc-controller';
+  if (userAgent.startsWith('dcctl-deployer')) return 'deployer';
+  const kcm = /^kube-controller-manager\/.*\/([a-z-]+)$/.exec(userAgent);
+  if (kcm) return `kcm/${kcm[1]}`;
+  if (userAgent.startsWith('kube-scheduler')) return 'scheduler';
+  if (userAgent.startsWith('kwok')) return 'kwok';
+  return 'other';
+}
+
+/** counts[client][verb] over events. */
+export function countByClientVerb(events) {
+  const counts = {};
+  for (const e of events) {
+    const c = clientOf(e.userAgent);
+    counts[c] ??= {};
+    counts[c][e.verb] = (counts[c][e.verb] ?? 0) + 1;
+  }
+  return counts;
+}
+
+export function percentile(values, p) {
+  if (values.length === 0) return NaN;
+  const s = [...values].sort((a, b) => a - b);
+  const idx = Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1));
+  return s[idx];
+}
+
+/** Prometheus text → [{name, labels, value}]. */
+export function parseMetrics(text) {
+  const out = [];
+  for (const line of text.split('\n')) {
+    if (!line || line.startsWith('#')) continue;
+    const m = /^([a-zA-Z_:][\w:]*)(\{([^}]*)\})?\s+(\S+)/.exec(line);
+    if (!m) continue;
+    const labels = {};
+    for (const l of (m[3] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[l[1]] = l[2];
+    out.push({ name: m[1], labels, value: Number(m[4]) });
+  }
+  return out;
+}
+
+export function sumMetric(samples, name, filter = () => true) {
+  return samples.filter((s) => s.name === name && filter(s.labels)).reduce((a, s) => a + s.value, 0);
+}
+
+export const fmt = {
+  s: (x) => (Number.isFinite(x) ? `${x.toFixed(x < 10 ? 2 : 1)} s` : 'n/a'),
+  ms: (x) => (Number.isFinite(x) ? `${Math.round(x)} ms` : 'n/a'),
+  mib: (x) => (Number.isFinite(x) ? `${(x / 1048576).toFixed(0)} MiB` : 'n/a'),
+  n: (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a'),
+  ratio: (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a'),
+};
