@@ -1,6 +1,6 @@
 /**
- * `dcctl controller`: runs the DeploymentConfig controller and the deployer controller in one
- * process, behind a Lease-based leader election, with /metrics, /healthz and /readyz.
+ * `dcctl controller`: runs the DeploymentConfig controller, the deployer controller and the
+ * image trigger controller in one process, behind a Lease-based leader election, with /metrics, /healthz and /readyz.
  *
  * Lifecycle: campaign for the lease → on leading, start informers, wait for their first lists,
  * start the workers → on SIGTERM/SIGINT, stop taking work, finish in-flight syncs, stop the
@@ -15,6 +15,7 @@ import { randomUUID } from 'node:crypto';
 import { pino, type Logger } from 'pino';
 import { Group, Labels, Plural, Version } from './apis/constants.js';
 import type { DeploymentConfig } from './apis/deploymentconfig.js';
+import { ImageGroup, ImageStreamPlural, ImageVersion, type ImageStream } from './apis/imagestream.js';
 import type { ManagerOptions } from './cli/options.js';
 import { ActionableError } from './controller/errors.js';
 import { systemClock } from './controller/ports.js';
@@ -24,9 +25,13 @@ import { wireDeployerController } from './deployer-controller/controller.js';
 import { onDeployerDropped, syncDeployment } from './deployer-controller/sync.js';
 import { wireDeploymentConfigController } from './deploymentconfig/controller.js';
 import { syncDeploymentConfig } from './deploymentconfig/sync.js';
+import { wireImageTriggerController } from './image/controller.js';
+import { tagResolverFor } from './image/resolve.js';
+import { syncImageTriggerKey } from './image/sync.js';
 import { loadKubeConfig } from './kube/client.js';
 import { makeClients } from './kube/clients.js';
 import { DeployerAccessProvisioner } from './kube/deployer-access.js';
+import { KubeImageStreamClient } from './kube/imagestreams.js';
 import { KubeEventRecorder } from './kube/events.js';
 import { createInformer, type Informer, type ListResult } from './kube/informer.js';
 import { createLeaderElector } from './kube/leader-election.js';
@@ -103,8 +108,21 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     resyncMs: ResyncMs,
     log: log.child({ informer: 'pods' }),
   });
+  // ImageStreams are cached only when the image trigger controller runs: a cluster without the
+  // ImageStream CRD can run the other controllers with --enable-image-trigger-controller=false.
+  const imageTriggers = opts.enableImageTriggerController !== false;
+  const isCoords = { group: ImageGroup, version: ImageVersion, plural: ImageStreamPlural };
+  const streamInformer = createInformer<ImageStream & KubernetesObject>(kc, {
+    path: ns ? `/apis/${ImageGroup}/${ImageVersion}/namespaces/${ns}/${ImageStreamPlural}` : `/apis/${ImageGroup}/${ImageVersion}/${ImageStreamPlural}`,
+    list: async () => (ns
+      ? clients.customObjects.listNamespacedCustomObject({ ...isCoords, namespace: ns })
+      : clients.customObjects.listClusterCustomObject(isCoords)) as Promise<ListResult<ImageStream & KubernetesObject>>,
+    resyncMs: ResyncMs,
+    log: log.child({ informer: 'imagestreams' }),
+  });
   const informers: Informer<KubernetesObject>[] = [];
-  if (opts.enableDcController) informers.push(dcInformer as Informer<KubernetesObject>);
+  if (opts.enableDcController || imageTriggers) informers.push(dcInformer as Informer<KubernetesObject>);
+  if (imageTriggers) informers.push(streamInformer as Informer<KubernetesObject>);
   informers.push(rcInformer as Informer<KubernetesObject>);
   if (opts.enableDeployerController) informers.push(podInformer as Informer<KubernetesObject>);
   metrics.registerRolloutMetrics(rcInformer);
@@ -115,6 +133,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     rcs: metrics.instrument(clients.replicationControllers, 'replicationcontrollers'),
     pods: metrics.instrument(clients.pods, 'pods'),
     events: metrics.instrument(clients.events, 'events'),
+    streams: metrics.instrument(new KubeImageStreamClient(clients.customObjects, 'deploymentconfig-controller'), 'imagestreams'),
   };
   const timed = (controller: string, fn: (key: string, ctx: { willBeDropped: boolean }) => Promise<void>) =>
     async (key: string, ctx: { willBeDropped: boolean }) => {

@@ -7,6 +7,7 @@ import yargs from 'yargs';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
 import { makeKubeContext } from './context.js';
 import { CliError, exitCodeFor, formatError } from './errors.js';
+import { importCommand } from './import.js';
 import { parseCommand, parseDryRun, parseDuration, parseRevision } from './flags.js';
 import { parseDcName } from './names.js';
 import type { DeployCommandOptions, GlobalOptions, ManagerOptions, OutputFormat } from './options.js';
@@ -19,6 +20,7 @@ import { rolloutPause, rolloutResume } from './rollout/pause.js';
 import { rolloutRetry } from './rollout/retry.js';
 import { rolloutStatusCommand } from './rollout/status.js';
 import { rolloutUndo } from './rollout/undo.js';
+import { runTag, tagBuilder, type TagArgs } from './tag.js';
 
 export type { ManagerOptions } from './options.js';
 
@@ -120,7 +122,8 @@ export async function main(argv: string[], scriptName = 'dcctl', overrides: Part
         withContext<TargetArgs & { revision?: number; watch: boolean; timeout: string }>((ctx, name, a) =>
           rolloutStatusCommand(ctx, { name, revision: parseRevision(a.revision, '--revision'), watch: a.watch, timeoutMs: parseDuration(a.timeout) })))
       .demandCommand(1, 'a rollout verb is required: latest, undo, cancel, retry, pause, resume, history or status'))
-    .command('controller', 'Run the DeploymentConfig and deployer controllers', (c) => c
+    .command('tag <source> <targets..>', 'Point ImageStream tags at an image (creates the streams if needed)', tagBuilder, run<TagArgs>((a) => runTag(a, { source: a.source, targets: a.targets, sourceKind: a.sourceKind, referencePolicy: a.referencePolicy }, streams)))
+    .command('controller', 'Run the DeploymentConfig, deployer and image trigger controllers', (c) => c
       .option('workers', { type: 'number', default: 5, describe: 'Concurrent syncs per controller' })
       .option('deployer-image', { type: 'string', describe: 'Image of deployer pods' })
       .option('deployer-command', { type: 'string', describe: 'Command of deployer pods (JSON array or words)' })
@@ -128,6 +131,7 @@ export async function main(argv: string[], scriptName = 'dcctl', overrides: Part
       .option('manage-deployer-access', { type: 'boolean', default: true, describe: 'Create the deployer service account and its system:deployers RoleBinding in a namespace on first rollout' })
       .option('enable-dc-controller', { type: 'boolean', default: true, describe: 'Run the DeploymentConfig controller' })
       .option('enable-deployer-controller', { type: 'boolean', default: true, describe: 'Run the deployer controller' })
+      .option('enable-image-trigger-controller', { type: 'boolean', default: true, describe: 'Run the image trigger controller: ImageStream status tags and ImageChange triggers (needs the ImageStream CRD)' })
       .option('leader-elect', { type: 'boolean', default: true, describe: 'Take a coordination.k8s.io Lease before acting (use false for a single local replica)' })
       .option('leader-election-namespace', { type: 'string', describe: 'Namespace of the Lease (default: --namespace, else default)' })
       .option('metrics-bind-address', { type: 'string', default: ':8080', describe: 'Address of /metrics and health probes ("0" disables)' })
@@ -144,6 +148,7 @@ export async function main(argv: string[], scriptName = 'dcctl', overrides: Part
         manageDeployerAccess: a['manageDeployerAccess'] as boolean,
         enableDcController: a['enableDcController'] as boolean,
         enableDeployerController: a['enableDeployerController'] as boolean,
+        enableImageTriggerController: a['enableImageTriggerController'] as boolean,
         leaderElect: a['leaderElect'] as boolean,
         leaderElectionNamespace: a['leaderElectionNamespace'] as string | undefined,
         metricsBindAddress: a['metricsBindAddress'] as string,
@@ -165,9 +170,12 @@ export async function main(argv: string[], scriptName = 'dcctl', overrides: Part
       const result = await (await deps.loadDeployer()).runDeployCommand({ name, namespace, until: a.until, kubeconfig: a.kubeconfig, context: a.context });
       return typeof result === 'number' ? result : 0;
     }))
+    .command(importCommand(streams, run))
     .completion('completion', 'Print a bash/zsh completion script (source <(dcctl completion))')
     .demandCommand(1, 'a command is required')
     .strict()
+    // A repeated flag overrides the earlier one (kubectl's behaviour), instead of becoming an array.
+    .parserConfiguration({ 'duplicate-arguments-array': false })
     .recommendCommands()
     .help()
     .version(false)

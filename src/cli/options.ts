@@ -17,6 +17,8 @@ export interface ManagerOptions {
   readonly manageDeployerAccess?: boolean;
   readonly enableDcController: boolean;
   readonly enableDeployerController: boolean;
+  /** Run the image trigger controller (needs the ImageStream CRD; default true). */
+  readonly enableImageTriggerController?: boolean;
   readonly leaderElect: boolean;
   readonly leaderElectionNamespace?: string;
   readonly metricsBindAddress: string;

@@ -6,6 +6,7 @@
 import { loadKubeConfig } from '../kube/client.js';
 import { makeClients } from '../kube/clients.js';
 import { KubeDeployerWatchers, KubePodLogs, KubeRcApplier } from '../kube/deployer-io.js';
+import { KubeImageStreamClient } from '../kube/imagestreams.js';
 import { runDeployer } from './deployer.js';
 import type { DeployerDeps } from './ports.js';
 import { systemDeployerClock } from './ports.js';
@@ -44,6 +45,7 @@ function realDeps(opts: DeployCommandOptions): DeployerDeps {
     logs: new KubePodLogs(kc),
     applier: new KubeRcApplier(clients.core),
     clock: systemDeployerClock,
+    imageStreams: new KubeImageStreamClient(clients.customObjects),
   };
 }
 

@@ -7,9 +7,11 @@ import type {
   V1Container, V1EnvVar, V1Pod, V1ReplicationController, V1Volume, V1VolumeMount,
 } from '@kubernetes/client-node';
 import { Annotations, Defaults, Labels } from '../apis/constants.js';
-import type { DeploymentStrategy, LifecycleHook } from '../apis/deploymentconfig.js';
+import type { DeploymentStrategy, LifecycleHook, TagImageHook } from '../apis/deploymentconfig.js';
 import { decodeDeploymentConfig } from '../apis/encoded.js';
 import { isAlreadyExists } from '../controller/errors.js';
+import { parseImageStreamTagName } from '../image/resolve.js';
+import { tagIntoStream } from '../image/tag.js';
 import { deployerPodNameFor, getPodName } from '../util/naming.js';
 import type { DeployerEvents } from './events.js';
 import type { DeployerDeps } from './ports.js';
@@ -28,7 +30,7 @@ export interface HookExecutor {
   execute(hook: LifecycleHook, rc: V1ReplicationController, suffix: string, label: HookLabel): Promise<void>;
 }
 
-/** The error of a tagImages hook: the ImageStream API is not available on vanilla Kubernetes. */
+/** The error of a tagImages hook run without an ImageStream client (DeployerDeps.imageStreams). */
 export const TagImagesUnsupportedMessage =
   'tagImages hooks need the image.openshift.io ImageStream API, which this cluster does not serve yet';
 
@@ -211,6 +213,36 @@ export function newHookExecutor(deps: DeployerDeps, events: DeployerEvents, out:
     if (!completed) out.write(`--> ${label}: Success\n`);
   };
 
+  /**
+   * tagImages (§5.6): the image of each named container is tagged into `to` (an ImageStreamTag,
+   * here the spec tag of an ImageStream, created if absent). Errors are aggregated.
+   */
+  const executeTagImages = async (tags: TagImageHook[], rc: V1ReplicationController, label: HookLabel): Promise<void> => {
+    const client = deps.imageStreams;
+    if (!client) throw new Error(TagImagesUnsupportedMessage);
+    const errors: string[] = [];
+    for (const t of tags) {
+      const image = findContainer(rc, t.containerName)?.image;
+      if (image === undefined) {
+        errors.push(`unable to find image for container ${goQuote(t.containerName)}, container could not be found`);
+        continue;
+      }
+      const namespace = t.to.namespace || rcNamespace(rc);
+      const to = parseImageStreamTagName(t.to.name ?? '');
+      if (!to) {
+        errors.push(`invalid ImageStreamTag name ${goQuote(t.to.name ?? '')}`);
+        continue;
+      }
+      try {
+        await tagIntoStream(client, namespace, to.stream, to.tag, { kind: 'DockerImage', name: image });
+        out.write(`--> ${label}: Tagged ${goQuote(image)} into ${namespace}/${t.to.name ?? ''}\n`);
+      } catch (err) {
+        errors.push(errorMessage(err));
+      }
+    }
+    if (errors.length > 0) throw new Error(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
+  };
+
   return {
     async execute(hook, rc, suffix, label) {
       const namespace = rcNamespace(rc);
@@ -222,7 +254,11 @@ export function newHookExecutor(deps: DeployerDeps, events: DeployerEvents, out:
           return c ? [`image ${goQuote(c.image ?? '')} as ${goQuote(t.to.name ?? '')}`] : [];
         });
         await events.recordConfigEvent(rc, 'Normal', 'Started', `Running ${label}-hook (TagImages) ${images.join(',')} for rc ${namespace}/${name}`);
-        error = new Error(TagImagesUnsupportedMessage);
+        try {
+          await executeTagImages(hook.tagImages, rc, label);
+        } catch (err) {
+          error = err;
+        }
       } else if (hook.execNewPod) {
         await events.recordConfigEvent(
           rc,

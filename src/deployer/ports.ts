@@ -11,6 +11,7 @@
  */
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import type { Clock, EventClient, PodClient, ReplicationControllerClient } from '../controller/ports.js';
+import type { ImageStreamClient } from '../image/ports.js';
 
 /** Options of a wait. */
 export interface WaitOptions {
@@ -128,6 +129,8 @@ export interface DeployerDeps {
   readonly logs: PodLogs;
   readonly applier: RcApplier;
   readonly clock: DeployerClock;
+  /** ImageStreams for tagImages hooks; without it those hooks fail (TagImagesUnsupportedMessage). */
+  readonly imageStreams?: ImageStreamClient;
   /** Random UUIDs for the apply field manager; default `crypto.randomUUID`. */
   readonly uuid?: () => string;
 }

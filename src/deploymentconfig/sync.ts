@@ -5,7 +5,7 @@
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { ConditionReason, ConditionType } from '../apis/constants.js';
-import type { DeploymentConfig } from '../apis/deploymentconfig.js';
+import type { DeploymentConfig, InstantiateRequest } from '../apis/deploymentconfig.js';
 import { decodeDeploymentConfig } from '../apis/encoded.js';
 import { isAlreadyExists, RetriableError } from '../controller/errors.js';
 import type {
@@ -18,6 +18,8 @@ import { newCondition, waitingForImagesCondition } from './conditions.js';
 import { applyDefaults } from './defaults.js';
 import { makeDeployment } from './make-deployment.js';
 import { reconcileDeployments } from './reconcile.js';
+import type { ImageTagResolver } from '../image/resolve.js';
+import { resolveForInstantiate } from '../image/triggers.js';
 import type { Sleep } from './retry.js';
 import { updateStatus } from './status.js';
 import {
@@ -36,6 +38,11 @@ export interface DeploymentConfigSyncDeps {
   log?: Logger;
   /** Conflict-retry sleep (default: real timers); tests inject an instant one. */
   sleep?: Sleep;
+  /**
+   * Resolves ImageStreamTags for instantiate requests with `latest` (§6.4 step 2). Undefined when
+   * the image trigger controller (and its ImageStream cache) is disabled: nothing is resolved.
+   */
+  resolveImageTag?: ImageTagResolver;
 }
 
 const errMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -230,6 +237,7 @@ async function handleInstantiate(
         throw new RetriableError(`cannot instantiate ${labelFor(dc)}: ${errMessage(err)}`, { cause: err });
       }
     }
+    if (await resolveLatestImages(deps, dc, parsed.request)) return true;
     decision = decideInstantiate(dc, decoded, parsed.request);
   }
 
@@ -243,5 +251,26 @@ async function handleInstantiate(
   if (decision.outcome === 'Triggered') copy.status.details = decision.details;
   deps.log?.info({ id, outcome: decision.outcome, latestVersion: nextVersion }, 'handled instantiate request');
   await deps.dcClient.updateStatus(copy);
+  return true;
+}
+
+/**
+ * Instantiate with `latest` (the default), §6.4 step 2: resolves the image triggers (all of them
+ * when forced, as `rollout latest` does) into the containers and lastTriggeredImage with a spec
+ * update of the STORED DC. Returns true when it wrote: the request is still unacknowledged, so
+ * the sync that follows the update decides it on the updated DC (spec and status are separate
+ * writes on a CRD, where OpenShift stores both at once).
+ */
+async function resolveLatestImages(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig, request: InstantiateRequest): Promise<boolean> {
+  if (!deps.resolveImageTag || request.latest === false) return false;
+  const stored = deps.dcLister.get(dc.metadata.namespace ?? '', dc.metadata.name ?? '');
+  if (!stored) return false;
+  const updated = resolveForInstantiate(stored, deps.resolveImageTag, {
+    force: request.force === true,
+    excludeImageChange: request.excludeTriggers?.includes('ImageChange') ?? false,
+  });
+  if (!updated) return false;
+  deps.log?.info({ id: request.id }, 'instantiate: resolved image triggers into the template');
+  await deps.dcClient.update(updated);
   return true;
 }

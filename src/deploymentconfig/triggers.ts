@@ -168,8 +168,9 @@ const causeMessage: Record<DeploymentCause['type'], string> = {
 
 /**
  * Decides an instantiate request (`canTrigger`). `decoded` is the DC encoded in the latest RC, or
- * the DC itself when latestVersion is 0. There is no image API yet, so `latest` resolves nothing:
- * image triggers count as resolved only through an existing lastTriggeredImage.
+ * the DC itself when latestVersion is 0. Image triggers count as resolved through their
+ * lastTriggeredImage; `latest` resolution (§6.4 step 2) has already been written into the DC by
+ * then (sync.ts `resolveLatestImages`).
  */
 export function decideInstantiate(dc: DeploymentConfig, decoded: DeploymentConfig, request: InstantiateRequest): InstantiateDecision {
   const name = dc.metadata.name ?? '';

@@ -128,6 +128,21 @@ export function computeImageStreamStatus(stream: ImageStream, now: Date, getStre
   return status;
 }
 
+/** Keys (`ns/stream`) of the OTHER streams `stream`'s spec tags take images from. */
+export function streamsReferencedBy(stream: ImageStream): string[] {
+  const namespace = stream.metadata.namespace ?? '';
+  const keys = new Set<string>();
+  for (const ref of stream.spec?.tags ?? []) {
+    const from = ref.from;
+    if (!from?.name || (from.kind !== 'ImageStreamTag' && from.kind !== 'ImageStreamImage')) continue;
+    const parsed = from.kind === 'ImageStreamTag' ? parseImageStreamTagName(from.name) : parseImageStreamImageName(from.name);
+    if (!parsed) continue;
+    const key = `${from.namespace || namespace}/${parsed.stream}`;
+    if (key !== `${namespace}/${stream.metadata.name ?? ''}`) keys.add(key);
+  }
+  return [...keys];
+}
+
 /**
  * The stream with its recomputed status, or undefined when the status is already right (so a
  * sync that changes nothing writes nothing).

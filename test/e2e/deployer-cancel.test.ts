@@ -63,7 +63,11 @@ describe('interrupted rollouts (e2e)', () => {
     const seed = Number(process.env.DC_E2E_SEED ?? Math.floor(Math.random() * 2 ** 31));
     console.log(`random rollout steps: seed ${seed} (rerun with DC_E2E_SEED=${seed})`);
     const rand = mulberry32(seed);
-    await dc.create(dcManifest({ replicas: 2 }));
+    // A pre hook that sleeps keeps each rollout in flight for a few seconds, so changes and
+    // cancels land on running rollouts as well as on settled ones.
+    await dc.create(dcManifest({ replicas: 2, strategy: {
+      type: 'Rolling', rollingParams: { intervalSeconds: 1, updatePeriodSeconds: 1, timeoutSeconds: 60, pre: shHook('sleep 1', 'Abort') },
+    } }));
     await dc.waitForPhase('web-1', 'Complete');
 
     const steps: string[] = [];
@@ -85,7 +89,7 @@ describe('interrupted rollouts (e2e)', () => {
           steps.push(`cancel: nothing running (latest ${latest?.metadata?.name} ${ph})`);
         }
       }
-      await sleep(Math.floor(rand() * 2500));
+      await sleep(Math.floor(rand() * 2000));
     }
     console.log(`steps (seed ${seed}):\n  ${steps.join('\n  ')}`);
 
@@ -95,14 +99,23 @@ describe('interrupted rollouts (e2e)', () => {
       if (d.status?.observedGeneration !== d.metadata?.generation) return undefined;
       const latest = await dc.rc(`web-${v}`);
       if (phaseOf(latest) === 'Failed') throw new Error(`web-${v} failed`);
-      return phaseOf(latest) === 'Complete' ? { v, latest } : undefined;
+      return latest && phaseOf(latest) === 'Complete' ? { v, latest } : undefined;
     }, { timeoutMs: 90_000 });
     expect(settled.latest.spec?.template?.spec?.containers[0]?.image).toBe(image);
     const rcs: V1ReplicationController[] = await dc.waitForOnlyActive(settled.v, 2);
+    const outcomes = rcs.map((rc) => `${rc.metadata?.name} ${phaseOf(rc)} ${rc.metadata?.annotations?.[Annotations.StatusReason] ?? ''}`);
+    console.log(`outcomes (seed ${seed}):\n  ${outcomes.join('\n  ')}`);
     for (const rc of rcs) {
       const ph = phaseOf(rc);
       expect(ph === 'Complete' || ph === 'Failed').toBe(true);
       if (versionOf(rc) !== settled.v) expect(rc.spec?.replicas).toBe(0);
+      // Nothing here fails on its own: every failed rollout was cancelled, by the user or by a newer one.
+      if (ph === 'Failed') expect(['cancelled by the user', 'newer deployment was found running']).toContain(rc.metadata?.annotations?.[Annotations.StatusReason]);
+    }
+    // Every rollout superseded by a newer one was cancelled by the DC controller, with an event.
+    const events = await dc.eventTexts('web');
+    for (const rc of rcs.filter((r) => r.metadata?.annotations?.[Annotations.StatusReason] === 'newer deployment was found running')) {
+      expect(events.some((e) => e.startsWith(`Normal DeploymentCancelled: Cancelled deployment "${rc.metadata?.name}" superceded by version `))).toBe(true);
     }
   }, 150_000);
 });

@@ -16,7 +16,7 @@ const recreate = (hooks: { pre?: LifecycleHook; mid?: LifecycleHook; post?: Life
 const mark = (marker: string, label: string, policy: LifecycleHook['failurePolicy'] = 'Abort'): LifecycleHook =>
   shHook(`echo ${label} >> "$MARKER"`, policy, [{ name: 'MARKER', value: marker }]);
 
-describe('Recreate lifecycle hooks (e2e)', () => {
+describe('Recreate strategy and lifecycle hooks (e2e)', () => {
   it('runs pre, mid and post execNewPod hooks in that order, each once', async () => {
     const { dc, ns } = env;
     const marker = path.join(scratchDir(), 'marker');
@@ -33,6 +33,9 @@ describe('Recreate lifecycle hooks (e2e)', () => {
     }
     const hookPods = (await dc.pods('openshift.io/deployer-pod-for.name=web-1'))
       .filter((p) => p.metadata?.labels?.['openshift.io/deployer-pod.type'] !== undefined);
+    // Hook pods get the RC as owner (set by the deployer controller, §4.7) so they go with it.
+    const rc1 = await dc.rc('web-1');
+    for (const p of hookPods) expect(p.metadata?.ownerReferences).toEqual([expect.objectContaining({ kind: 'ReplicationController', name: 'web-1', uid: rc1?.metadata?.uid })]);
     expect(hookPods.map((p) => [p.metadata?.name, p.status?.phase]).sort()).toEqual([
       ['web-1-hook-mid', 'Succeeded'], ['web-1-hook-post', 'Succeeded'], ['web-1-hook-pre', 'Succeeded'],
     ]);
@@ -92,5 +95,48 @@ describe('Recreate lifecycle hooks (e2e)', () => {
     const events = await dc.eventTexts('web');
     expect(events.some((e) => e.startsWith('Warning Failed: The post-hook failed') && e.endsWith(`(ignore), rollout of ${ns}/web-1 will continue`))).toBe(true);
     expect((await dc.pods('openshift.io/deployer-pod.type=hook-post'))[0]?.status?.phase).toBe('Failed');
+  });
+
+  it('fails when the new pods do not become available within timeoutSeconds and restores the previous RC', async () => {
+    const { dc, ns } = env;
+    const timeoutSeconds = 6;
+    await dc.create(dcManifest({ replicas: 3, strategy: { type: 'Recreate', recreateParams: { timeoutSeconds } } }));
+    await dc.waitForPhase('web-1', 'Complete');
+    await dc.waitForOnlyActive(1, 3);
+    // Required affinity to no node: the new pods stay Pending (the deployer pod does not copy affinity).
+    dc.patch({ spec: { template: { spec: { affinity: { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: {
+      nodeSelectorTerms: [{ matchExpressions: [{ key: 'no-such-node', operator: 'Exists' }] }] } } } } } } });
+    await dc.waitForPhase('web-2', 'Running', 30_000);
+    const started = Date.now();
+    const rc2 = await dc.waitForPhase('web-2', ['Failed', 'Complete'], 60_000);
+    expect(phaseOf(rc2)).toBe('Failed');
+    expect(Date.now() - started).toBeGreaterThanOrEqual((timeoutSeconds - 1) * 1000);
+    expect(podLog(ns, 'web-2-deploy')).toContain(`pods for rc '${ns}/web-2' took longer than ${timeoutSeconds} seconds to become available`);
+    await dc.waitForOnlyActive(1, 3);
+  });
+});
+
+describe('Custom strategy type (e2e)', () => {
+  it('runs the custom command as the deployer pod, which scales the RC itself', async () => {
+    const { dc, ns } = env;
+    const script = 'echo custom $OPENSHIFT_DEPLOYMENT_NAMESPACE/$OPENSHIFT_DEPLOYMENT_NAME'
+      // A patch of the RC: system:deployer (as on OpenShift) allows get/update, not patch, of
+      // replicationcontrollers/scale, which is what `kubectl scale` sends.
+      + ' && kubectl patch rc "$OPENSHIFT_DEPLOYMENT_NAME" -n "$OPENSHIFT_DEPLOYMENT_NAMESPACE" -p \'{"spec":{"replicas":2}}\'';
+    await dc.create(dcManifest({ replicas: 2, strategy: { type: 'Custom', customParams: { image: 'registry.local/my-deployer:1', command: ['/bin/sh', '-c', script] } } }));
+    const rc = await dc.waitForPhase('web-1', ['Complete', 'Failed'], 60_000);
+    expect(phaseOf(rc)).toBe('Complete');
+    expect(podLog(ns, 'web-1-deploy')).toContain(`custom ${ns}/web-1`);
+    expect(podLog(ns, 'web-1-deploy')).toContain('replicationcontroller/web-1 patched');
+    await dc.waitForOnlyActive(1, 2);
+  });
+
+  it('the built-in deployer refuses the Custom type', async () => {
+    const { dc, ns } = env;
+    await dc.create(dcManifest({ replicas: 1, strategy: { type: 'Custom', customParams: { command: ['openshift-deploy'] } } }));
+    const rc = await dc.waitForPhase('web-1', ['Complete', 'Failed'], 60_000);
+    expect(phaseOf(rc)).toBe('Failed');
+    expect(podLog(ns, 'web-1-deploy')).toContain('unsupported strategy type: Custom');
+    await dc.waitForOnlyActive(1, 0);
   });
 });

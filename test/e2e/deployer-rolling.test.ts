@@ -20,7 +20,7 @@ const unschedulable = {
 const appPods = (s: ObservedState, app = 'web'): V1Pod[] =>
   [...s.pods.values()].filter((p) => !isDeployerPod(p) && p.metadata?.labels?.app === app && p.metadata?.deletionTimestamp === undefined);
 
-describe('Rolling strategy (e2e)', () => {
+describe('Rolling strategy and custom commands (e2e)', () => {
   it('completes a first rollout: RC Complete, DC Available and Progressing, 3 ready pods', async () => {
     const { dc, ns, watcher } = env;
     const applied = Date.now();
@@ -43,14 +43,31 @@ describe('Rolling strategy (e2e)', () => {
     const events = await dc.eventTexts('web');
     expect(events).toContain('Normal DeploymentCreated: Created new replication controller "web-1" for version 1');
     expect(podLog(ns, 'web-1-deploy')).toContain('--> Success');
+    // The deployer pod is preserved after success (GC'd with the RC), owned by the RC.
+    const deployer = (await dc.pods('openshift.io/deployer-pod-for.name=web-1'))[0];
+    expect(deployer).toMatchObject({
+      metadata: { name: 'web-1-deploy', ownerReferences: [{ kind: 'ReplicationController', name: 'web-1', uid: rc.metadata?.uid }] },
+      spec: { serviceAccountName: 'deployer', restartPolicy: 'Never', activeDeadlineSeconds: 21600 },
+      status: { phase: 'Succeeded' },
+    });
 
     // Where the time goes, from the RC annotations (second resolution) and the watch timeline (ms).
-    const a = (await dc.rc('web-1'))?.metadata?.annotations ?? {};
-    const created = Date.parse(rc.metadata?.creationTimestamp as unknown as string ?? '');
-    console.log(`3-replica Rolling first rollout: apply → Complete seen ${completeMs - applied} ms\n`
-      + `  rc created ${rc.metadata?.creationTimestamp?.toString()}; deployer pod created-at ${a[Annotations.DeployerPodCreatedAt]}, `
-      + `started-at ${a[Annotations.DeployerPodStartedAt]}, completed-at ${a[Annotations.DeployerPodCompletedAt]} (rc created ${Number.isNaN(created) ? '?' : created - applied} ms after apply)\n`
+    const a = rc.metadata?.annotations ?? {};
+    console.log(`3-replica Rolling first rollout: apply → Complete seen ${completeMs - applied} ms; `
+      + `deployer pod created-at ${a[Annotations.DeployerPodCreatedAt]}, completed-at ${a[Annotations.DeployerPodCompletedAt]}\n`
       + watcher.formatTimeline(applied));
+
+    // A second (image change) rollout replaces every pod.
+    const changed = Date.now();
+    dc.setImage('registry.local/web:2');
+    await dc.waitForPhase('web-2', 'Complete', 60_000);
+    const complete2 = Date.now();
+    await dc.waitForOnlyActive(2, 3);
+    const pods = await dc.readyPods('app=web');
+    expect(pods.map((p) => p.spec?.containers[0]?.image)).toEqual(Array(3).fill('registry.local/web:2'));
+    await dc.waitForConditions({ Progressing: { status: 'True', reason: 'NewReplicationControllerAvailable', message: 'replication controller "web-2" successfully rolled out' } });
+    console.log(`3-replica Rolling image change: patch → Complete seen ${complete2 - changed} ms\n`
+      + watcher.formatTimeline(changed, (e) => e.ms >= changed));
   });
 
   it('never goes below the minimum available nor above desired + surge (desired 4, maxSurge 1, maxUnavailable 1)', async () => {
@@ -119,6 +136,20 @@ describe('Rolling strategy (e2e)', () => {
     expect(d.status?.latestVersion).toBe(2);
   });
 
+  it('fails a first rollout whose pods never become ready and leaves its RC at 0', async () => {
+    const { dc } = env;
+    const manifest = dcManifest({ replicas: 2, strategy: { type: 'Rolling', rollingParams: { intervalSeconds: 1, updatePeriodSeconds: 1, timeoutSeconds: 5 } } });
+    (manifest.spec.template?.spec ?? { containers: [] }).affinity = unschedulable;
+    await dc.create(manifest);
+    const rc = await dc.waitForPhase('web-1', ['Failed', 'Complete'], 60_000);
+    expect(phaseOf(rc)).toBe('Failed');
+    // The first rollout delegates to Recreate's acceptance check with the rolling timeout.
+    expect(podLog(env.ns, 'web-1-deploy')).toContain(`pods for rc '${env.ns}/web-1' took longer than 5 seconds to become available`);
+    // No RC was ever Complete, so nothing is scaled back up.
+    await dc.waitForOnlyActive(1, 0);
+    await dc.waitForConditions({ Available: { status: 'False' }, Progressing: { status: 'False', reason: 'ProgressDeadlineExceeded' } });
+  });
+
   it('minReadySeconds delays completion until the pods have been ready that long', async () => {
     const { dc, watcher } = env;
     const minReadySeconds = 5;
@@ -156,11 +187,13 @@ describe('Rolling strategy (e2e)', () => {
     expect(rcs.map((r) => [versionOf(r), r.spec?.replicas ?? 0])).toEqual([[1, 0], [2, 0]]);
   });
 
-  it('runs a custom command around openshift-deploy --until=50% on the Rolling strategy', async () => {
+  it.each(['Rolling', 'Recreate'] as const)('runs a custom command around openshift-deploy --until=50%% on the %s strategy', async (type) => {
     const { dc, ns } = env;
     const strategy = {
-      type: 'Rolling' as const,
-      rollingParams: { intervalSeconds: 1, updatePeriodSeconds: 1, timeoutSeconds: 60 },
+      type,
+      ...(type === 'Rolling'
+        ? { rollingParams: { intervalSeconds: 1, updatePeriodSeconds: 1, timeoutSeconds: 60 } }
+        : { recreateParams: { timeoutSeconds: 60 } }),
       customParams: { command: ['/bin/sh', '-c', 'openshift-deploy --until=50% && echo between && openshift-deploy'] },
     };
     await dc.create(dcManifest({ replicas: 2, strategy }));
@@ -177,5 +210,6 @@ describe('Rolling strategy (e2e)', () => {
     expect(log2).toMatch(/Reached 50%/);
     expect(log2).toContain('between');
     expect(log2.indexOf('between')).toBeGreaterThan(log2.indexOf('Reached 50%'));
+    expect(log2.indexOf('between')).toBeLessThan(log2.lastIndexOf('--> Success'));
   });
 });

@@ -28,7 +28,7 @@ export default async function globalSetup() {
   process.env.KUBECONFIG = kubeconfig;
   const crdDir = path.join(repo, 'crds');
   if (existsSync(crdDir) && process.env.DCCTL_TEST_SKIP_CRDS !== '1') {
-    execFileSync('kubectl', ['apply', '--server-side', '--force-conflicts', '-f', path.join(crdDir, 'deploymentconfig.yaml'), '-f', path.join(repo, 'deploy/rbac-deployer.yaml')], { stdio: ['ignore', 'ignore', 'inherit'] });
+    execFileSync('kubectl', ['apply', '--server-side', '--force-conflicts', '-f', path.join(crdDir, 'deploymentconfig.yaml'), '-f', path.join(crdDir, 'imagestream.yaml'), '-f', path.join(repo, 'deploy/rbac-deployer.yaml')], { stdio: ['ignore', 'ignore', 'inherit'] });
     execFileSync('kubectl', ['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], { stdio: ['ignore', 'ignore', 'inherit'] });
   }
 }

@@ -99,8 +99,8 @@ describe('main', () => {
     expect(h.manager).toEqual([{
       kubeconfig: undefined, context: undefined, namespace: undefined, workers: 5,
       deployerImage: 'img:1', deployerCommand: ['node', '/app/bin/dcctl.js', 'deploy'], deployerServiceAccount: 'deployer',
-      enableDcController: true, enableDeployerController: true, leaderElect: false, leaderElectionNamespace: undefined,
-      metricsBindAddress: ':8080', logLevel: 'info', logFormat: 'json',
+      enableDcController: true, enableDeployerController: true, enableImageTriggerController: true, leaderElect: false, leaderElectionNamespace: undefined,
+      metricsBindAddress: ':8080', logLevel: 'info', logFormat: 'json', manageDeployerAccess: true, resyncSeconds: 600,
     }]);
   });
 

@@ -1,0 +1,610 @@
+#!/usr/bin/env node
+// Benchmark: DeploymentConfigs (this project) against Deployments (kube-controller-manager) on a
+// real local control plane of their own. Prints the figures and writes docs/benchmarks.md and
+// docs/benchmarks.png. Method: docs/benchmarks.md ("Method"). Not a test: nothing here fails on a
+// slow figure.
+//
+//   npm run bench                        # N = 10 and 100, idle figures with 1000 DCs
+//   node bench/bench.mjs --sizes 10,100,1000 --idle 1000 --keep-cluster
+//
+// Needs the built CLI (npm run build) and the control-plane binaries (hack/local-cluster.sh install).
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
+import { ProcSampler, childPids, countByClientVerb, fileSize, fmt, parseMetrics, percentile, readAudit, rssBytes, sumMetric } from './lib.mjs';
+import { renderChart } from './chart.mjs';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = parseArgs(process.argv.slice(2));
+const clusterDir = args['cluster-dir'] ?? '/tmp/bench-cluster';
+const sizes = (args.sizes ?? '10,100').split(',').map(Number);
+const idleN = Number(args.idle ?? 1000);
+const replicas = 3;
+const readyDelayMs = Number(args['ready-delay-ms'] ?? 1000);
+const maxPods = Number(args['max-pods'] ?? 8);
+const auditLog = path.join(clusterDir, 'audit.log');
+const started = new Date();
+
+function parseArgs(argv) {
+  const out = {};
+  for (let i = 0; i < argv.length; i++) {
+    const m = /^--([^=]+)(?:=(.*))?$/.exec(argv[i]);
+    if (!m) continue;
+    if (m[2] !== undefined) out[m[1]] = m[2];
+    else if (argv[i + 1] && !argv[i + 1].startsWith('--')) out[m[1]] = argv[++i];
+    else out[m[1]] = 'true';
+  }
+  return out;
+}
+
+const log = (msg) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
+
+// ------------------------------------------------------------------ cluster
+function clusterScript(cmd, extraEnv = {}) {
+  return execFileSync('bash', [path.join(repo, 'hack/local-cluster.sh'), cmd], {
+    env: { ...process.env, LOCAL_CLUSTER_DIR: clusterDir, ...extraEnv },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    encoding: 'utf8',
+  });
+}
+
+let startedCluster = false;
+function ensureCluster() {
+  try {
+    clusterScript('status');
+    if (!existsSync(auditLog)) throw new Error(`the cluster in ${clusterDir} runs without the audit log; run: LOCAL_CLUSTER_DIR=${clusterDir} hack/local-cluster.sh down`);
+    log(`reusing the cluster in ${clusterDir}`);
+    return;
+  } catch (err) {
+    if (err.message?.includes('audit')) throw err;
+  }
+  log(`starting a benchmark cluster in ${clusterDir} (audit log on, readiness delay ${readyDelayMs} ms, at most ${maxPods} deployer processes)`);
+  clusterScript('up', {
+    POD_READY_DELAY_MS: String(readyDelayMs),
+    PROCESS_KUBELET_MAX_PODS: String(maxPods),
+    KUBE_APISERVER_EXTRA_ARGS: [
+      `--audit-policy-file=${path.join(repo, 'bench/audit-policy.yaml')}`,
+      `--audit-log-path=${auditLog}`,
+      '--audit-log-mode=batch',
+      '--audit-log-maxsize=0',
+    ].join(' '),
+  });
+  startedCluster = true;
+}
+
+const pidOf = (name) => Number(readFileSync(path.join(clusterDir, `${name}.pid`), 'utf8').trim());
+
+ensureCluster();
+const kubeconfig = path.join(clusterDir, 'admin.kubeconfig');
+process.env.KUBECONFIG = kubeconfig;
+execFileSync('kubectl', ['apply', '--server-side', '--force-conflicts', '-f', path.join(repo, 'crds/deploymentconfig.yaml'), '-f', path.join(repo, 'deploy/rbac-deployer.yaml')], { stdio: 'ignore' });
+execFileSync('kubectl', ['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], { stdio: 'ignore' });
+const kc = new KubeConfig();
+kc.loadFromFile(kubeconfig);
+const core = kc.makeApiClient(CoreV1Api);
+const appsApi = kc.makeApiClient(AppsV1Api);
+const custom = kc.makeApiClient(CustomObjectsApi);
+const DC = { group: 'apps.openshift.io', version: 'v1', plural: 'deploymentconfigs' };
+
+async function createNamespace(prefix) {
+  const name = `${prefix}-${randomBytes(2).toString('hex')}`;
+  await core.createNamespace({ body: { metadata: { name, labels: { bench: 'true' } } } });
+  for (let i = 0; i < 100; i++) {
+    try {
+      await core.readNamespacedServiceAccount({ name: 'default', namespace: name });
+      return name;
+    } catch {
+      await sleep(200);
+    }
+  }
+  throw new Error(`no default service account in ${name}`);
+}
+
+/** Runs `fn` over items with at most `limit` in flight. */
+async function pool(items, limit, fn) {
+  let next = 0;
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const i = next++;
+      await fn(items[i], i);
+    }
+  }));
+}
+
+// ------------------------------------------------------------------ controller process
+let metricsPort = 19000 + Math.floor(Math.random() * 1000);
+function startController(namespace, extra = []) {
+  const port = metricsPort++;
+  const argv = [path.join(repo, 'bin/dcctl.js'), 'controller', '--leader-elect=false', `--metrics-bind-address=127.0.0.1:${port}`,
+    '--deployer-image=dcctl:local', ...(namespace ? ['--namespace', namespace] : []), ...extra];
+  const child = spawn(process.execPath, argv, { env: { ...process.env, KUBECONFIG: kubeconfig }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errTail = '';
+  child.stderr.on('data', (d) => { errTail = (errTail + d).slice(-4000); });
+  const exited = new Promise((r) => child.once('exit', r));
+  return {
+    child,
+    port,
+    errTail: () => errTail,
+    async ready() {
+      for (let i = 0; i < 300; i++) {
+        try {
+          const r = await fetch(`http://127.0.0.1:${port}/readyz`);
+          if (r.ok) return;
+        } catch {
+          // not listening yet
+        }
+        await sleep(100);
+      }
+      throw new Error(`controller not ready: ${errTail}`);
+    },
+    async metrics() {
+      return parseMetrics(await (await fetch(`http://127.0.0.1:${port}/metrics`)).text());
+    },
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 15000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
+
+// ------------------------------------------------------------------ objects
+const rolling = { maxSurge: '25%', maxUnavailable: '25%' };
+const podTemplate = (name, rev) => ({
+  metadata: { labels: { app: name } },
+  spec: {
+    terminationGracePeriodSeconds: 0,
+    containers: [{ name: 'web', image: 'registry.local/web:1', env: [{ name: 'REV', value: String(rev) }] }],
+  },
+});
+
+function dcManifest(name) {
+  return {
+    apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', metadata: { name },
+    spec: {
+      replicas, selector: { app: name }, triggers: [{ type: 'ConfigChange' }],
+      // OpenShift's defaults: 1 s interval/period, 600 s timeout; same surge/unavailable as the Deployments.
+      strategy: { type: 'Rolling', rollingParams: { ...rolling, intervalSeconds: 1, updatePeriodSeconds: 1, timeoutSeconds: 600 } },
+      template: podTemplate(name, 1),
+    },
+  };
+}
+
+function deploymentManifest(name) {
+  return {
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
+    spec: {
+      replicas, selector: { matchLabels: { app: name } },
+      strategy: { type: 'RollingUpdate', rollingUpdate: rolling },
+      template: podTemplate(name, 1),
+    },
+  };
+}
+
+/** Rolled out as `kubectl rollout status` would say it: for a DC, its `latestVersion` RC is Complete. */
+function dcDone(dc, version) {
+  const st = dc.status ?? {};
+  if ((st.latestVersion ?? 0) < version) return false;
+  const p = (st.conditions ?? []).find((c) => c.type === 'Progressing');
+  return p?.reason === 'NewReplicationControllerAvailable' && p.message?.includes(`"${dc.metadata.name}-${version}"`)
+    && st.updatedReplicas === replicas && st.availableReplicas === replicas && st.replicas === replicas;
+}
+
+function deploymentDone(d, generation) {
+  const st = d.status ?? {};
+  if ((st.observedGeneration ?? 0) < generation) return false;
+  const p = (st.conditions ?? []).find((c) => c.type === 'Progressing');
+  return p?.reason === 'NewReplicaSetAvailable' && st.updatedReplicas === replicas && st.availableReplicas === replicas
+    && st.replicas === replicas && !(st.unavailableReplicas > 0);
+}
+
+/** Watches a namespace's objects and resolves the time each first satisfies `done(obj)`. */
+async function watchDone(pathName, listFn) {
+  const latest = new Map();
+  let target = () => false;
+  const doneAt = new Map();
+  let waiters = [];
+  const check = (obj) => {
+    const name = obj.metadata.name;
+    latest.set(name, obj);
+    if (!doneAt.has(name) && target(obj)) {
+      doneAt.set(name, Date.now());
+      for (const w of waiters) w();
+    }
+  };
+  const list = await listFn();
+  for (const o of list.items) check(o);
+  let abort;
+  const run = async (rv) => {
+    abort = await new Watch(kc).watch(pathName, { resourceVersion: rv, allowWatchBookmarks: true }, (type, obj) => {
+      if (type === 'ADDED' || type === 'MODIFIED') check(obj);
+    }, () => { if (!stopped) listFn().then((l) => { for (const o of l.items) check(o); return run(l.metadata.resourceVersion); }).catch(() => undefined); });
+  };
+  let stopped = false;
+  await run(list.metadata.resourceVersion);
+  return {
+    /** Starts a new phase: clears completion times and re-checks every known object. */
+    phase(fn) {
+      target = fn;
+      doneAt.clear();
+      for (const o of latest.values()) check(o);
+    },
+    doneAt,
+    async waitAll(names, timeoutMs) {
+      const deadline = Date.now() + timeoutMs;
+      while (names.some((n) => !doneAt.has(n))) {
+        if (Date.now() > deadline) return false;
+        await new Promise((r) => { waiters.push(r); setTimeout(r, 1000); });
+        waiters = [];
+      }
+      return true;
+    },
+    stop() { stopped = true; abort?.abort(); },
+  };
+}
+
+// ------------------------------------------------------------------ one comparison run
+/** Deployer-pod start costs of one DC run, from the process kubelet's log and the audit log. */
+function deployerStartCosts(namespace, events, kubeletLogOffset) {
+  const text = readFileSync(path.join(clusterDir, 'process-kubelet.log'), 'utf8').slice(kubeletLogOffset);
+  const take = new Map();
+  const start = new Map();
+  const exit = new Map();
+  for (const line of text.split('\n')) {
+    const m = /^(\S+) ([^/\s]+)\/(\S+): (taking the pod|started pid|pid \d+ exited)/.exec(line);
+    if (!m || m[2] !== namespace) continue;
+    const t = Date.parse(m[1]);
+    const map = m[4] === 'taking the pod' ? take : m[4] === 'started pid' ? start : exit;
+    if (!map.has(m[3])) map.set(m[3], t);
+  }
+  const created = new Map();
+  const firstCall = new Map();
+  for (const e of events) {
+    const ref = e.objectRef ?? {};
+    if (ref.namespace !== namespace) continue;
+    const t = Date.parse(e.requestReceivedTimestamp);
+    if (e.verb === 'create' && ref.resource === 'pods' && !ref.subresource && e.userAgent?.startsWith('deploymentconfig-controller') && ref.name?.endsWith('-deploy')) {
+      if (!created.has(ref.name)) created.set(ref.name, t);
+    }
+    if (e.userAgent?.startsWith('dcctl-deployer') && ref.resource === 'replicationcontrollers' && ref.name) {
+      const pod = `${ref.name}-deploy`;
+      if (!firstCall.has(pod) || firstCall.get(pod) > t) firstCall.set(pod, t);
+    }
+  }
+  const d = { createToTake: [], takeToStart: [], startToFirstCall: [], lifetime: [] };
+  for (const [pod, tc] of created) {
+    if (take.has(pod)) d.createToTake.push(take.get(pod) - tc);
+    if (take.has(pod) && start.has(pod)) d.takeToStart.push(start.get(pod) - take.get(pod));
+    if (start.has(pod) && firstCall.has(pod)) d.startToFirstCall.push(firstCall.get(pod) - start.get(pod));
+    if (start.has(pod) && exit.has(pod)) d.lifetime.push(exit.get(pod) - start.get(pod));
+  }
+  return d;
+}
+
+async function runOne(kind, n) {
+  const ns = await createNamespace(`bench-${kind}-${n}`);
+  log(`${kind} N=${n}: namespace ${ns}`);
+  const names = Array.from({ length: n }, (_, i) => `${kind === 'dc' ? 'dc' : 'dep'}-${String(i).padStart(4, '0')}`);
+  let controller;
+  if (kind === 'dc') {
+    controller = startController(ns);
+    await controller.ready();
+  }
+  const watcher = kind === 'dc'
+    ? await watchDone(`/apis/apps.openshift.io/v1/namespaces/${ns}/deploymentconfigs`, () => custom.listNamespacedCustomObject({ ...DC, namespace: ns }))
+    : await watchDone(`/apis/apps/v1/namespaces/${ns}/deployments`, () => appsApi.listNamespacedDeployment({ namespace: ns }));
+  const auditOffset = fileSize(auditLog);
+  const kubeletLogOffset = fileSize(path.join(clusterDir, 'process-kubelet.log'));
+  const sampler = new ProcSampler([
+    { name: 'kcm', pid: pidOf('kube-controller-manager') },
+    { name: 'kubelet', pid: pidOf('process-kubelet'), children: true },
+    ...(controller ? [{ name: 'controller', pid: controller.child.pid }] : []),
+  ]);
+  const timeoutMs = 120_000 + n * 4_000;
+  const phases = {};
+  for (const [phase, version] of [['create', 1], ['update', 2]]) {
+    watcher.phase((o) => (kind === 'dc' ? dcDone(o, version) : deploymentDone(o, version)));
+    const issued = new Map();
+    const t0 = Date.now();
+    await pool(names, 20, async (name) => {
+      const at = Date.now();
+      if (phase === 'create') {
+        if (kind === 'dc') await custom.createNamespacedCustomObject({ ...DC, namespace: ns, body: dcManifest(name) });
+        else await appsApi.createNamespacedDeployment({ namespace: ns, body: deploymentManifest(name) });
+      } else {
+        const body = { spec: { template: podTemplate(name, 2) } };
+        if (kind === 'dc') await custom.patchNamespacedCustomObject({ ...DC, namespace: ns, name, body }, mergePatch);
+        else await appsApi.patchNamespacedDeployment({ name, namespace: ns, body }, mergePatch);
+      }
+      issued.set(name, at);
+    });
+    const ok = await watcher.waitAll(names, timeoutMs);
+    const lat = names.filter((x) => watcher.doneAt.has(x)).map((x) => watcher.doneAt.get(x) - issued.get(x));
+    const end = Math.max(...watcher.doneAt.values());
+    phases[phase] = { totalMs: end - t0, p50: percentile(lat, 50), p99: percentile(lat, 99), done: watcher.doneAt.size, ok };
+    log(`${kind} N=${n} ${phase}: ${watcher.doneAt.size}/${n} rolled out in ${fmt.s((end - t0) / 1000)} (p50 ${fmt.ms(phases[phase].p50)}, p99 ${fmt.ms(phases[phase].p99)})${ok ? '' : ' TIMED OUT'}`);
+  }
+  const proc = sampler.stop();
+  await sleep(1500); // the audit backend writes in batches
+  const events = readAudit(auditLog, auditOffset);
+  watcher.stop();
+  const counts = countByClientVerb(events);
+  const ourClients = kind === 'dc' ? ['dc-controller', 'deployer', 'kcm/replication-controller'] : ['kcm/deployment-controller', 'kcm/replicaset-controller'];
+  const perVerb = {};
+  for (const c of ourClients) for (const [verb, k] of Object.entries(counts[c] ?? {})) perVerb[verb] = (perVerb[verb] ?? 0) + k;
+  const rollouts = 2 * n;
+  let controllerMetrics;
+  if (controller) {
+    const m = await controller.metrics();
+    controllerMetrics = { requests: sumMetric(m, 'dcctl_api_requests_total'), errors: sumMetric(m, 'dcctl_api_errors_total') };
+    await controller.stop();
+  }
+  const startCosts = kind === 'dc' ? deployerStartCosts(ns, events, kubeletLogOffset) : undefined;
+  await core.deleteNamespace({ name: ns }).catch(() => undefined);
+  const cpu = kind === 'dc'
+    ? { controller: proc.controller.cpuSeconds, deployers: proc.kubelet.childCpuSeconds, kcm: proc.kcm.cpuSeconds }
+    : { kcm: proc.kcm.cpuSeconds };
+  return {
+    kind, n, ns, phases, counts, perVerb, rollouts, cpu,
+    cpuTotal: Object.values(cpu).reduce((a, b) => a + b, 0),
+    rss: kind === 'dc'
+      ? { controller: proc.controller.peakRss, deployersPeakSum: proc.kubelet.peakChildrenRss, deployerPeakOne: proc.kubelet.peakChildRss, maxDeployers: proc.kubelet.maxChildren, kcm: proc.kcm.peakRss }
+      : { kcm: proc.kcm.peakRss },
+    controllerMetrics, startCosts,
+  };
+}
+
+// ------------------------------------------------------------------ idle figures
+/**
+ * 1000 DCs with 3 RCs each, made cheaply: one DC is rolled out 3 times by the real controller
+ * (replicas 0, so the deployer processes have nothing to wait for), then its DC, status and
+ * RCs are cloned under other names. The controller is then restarted on them: its initial
+ * sync of every DC and RC is a full resync of an idle system; then a periodic resync (every
+ * 30 s here) is observed too. Writes must be zero throughout.
+ */
+async function idleRun(count) {
+  const ns = await createNamespace('bench-idle');
+  log(`idle: namespace ${ns}; making DC 0000 with 3 RCs`);
+  const proto = 'idle-0000';
+  let controller = startController(ns);
+  await controller.ready();
+  const m0 = dcManifest(proto);
+  m0.spec.replicas = 0;
+  await custom.createNamespacedCustomObject({ ...DC, namespace: ns, body: m0 });
+  const waitVersion = async (v) => {
+    for (let i = 0; i < 600; i++) {
+      const dc = await custom.getNamespacedCustomObject({ ...DC, namespace: ns, name: proto });
+      const p = (dc.status?.conditions ?? []).find((c) => c.type === 'Progressing');
+      if (dc.status?.latestVersion === v && p?.reason === 'NewReplicationControllerAvailable' && p.message?.includes(`-${v}"`)) return dc;
+      await sleep(250);
+    }
+    throw new Error(`idle prototype did not reach version ${v}`);
+  };
+  await waitVersion(1);
+  for (const v of [2, 3]) {
+    await custom.patchNamespacedCustomObject({ ...DC, namespace: ns, name: proto, body: { spec: { template: podTemplate(proto, v) } } }, mergePatch);
+    await waitVersion(v);
+  }
+  await sleep(2000);
+  await controller.stop();
+  const dc = await custom.getNamespacedCustomObject({ ...DC, namespace: ns, name: proto });
+  const rcs = (await core.listNamespacedReplicationController({ namespace: ns })).items.map((r) => JSON.parse(JSON.stringify(r)));
+  if (rcs.length !== 3) throw new Error(`prototype has ${rcs.length} RCs, want 3`);
+  log(`idle: cloning to ${count} DCs and ${count * 3} RCs`);
+  const strip = (o) => {
+    delete o.metadata.uid; delete o.metadata.resourceVersion; delete o.metadata.creationTimestamp;
+    delete o.metadata.managedFields; delete o.metadata.generation; delete o.status;
+    return o;
+  };
+  const clone = (obj, name) => JSON.parse(JSON.stringify(obj).split(proto).join(name));
+  await pool(Array.from({ length: count - 1 }, (_, i) => `idle-${String(i + 1).padStart(4, '0')}`), 16, async (name) => {
+    const body = strip(clone({ apiVersion: dc.apiVersion, kind: dc.kind, metadata: { name, labels: dc.metadata.labels, annotations: dc.metadata.annotations }, spec: dc.spec }, name));
+    const created = await custom.createNamespacedCustomObject({ ...DC, namespace: ns, body });
+    const status = clone(dc.status, name);
+    status.observedGeneration = created.metadata.generation;
+    await custom.replaceNamespacedCustomObjectStatus({ ...DC, namespace: ns, name, body: { ...created, status } });
+    for (const rc of rcs) {
+      const body2 = strip(clone(rc, name));
+      body2.metadata.ownerReferences = (body2.metadata.ownerReferences ?? []).map((r) => ({ ...r, uid: created.metadata.uid }));
+      await core.createNamespacedReplicationController({ namespace: ns, body: body2 });
+    }
+  });
+  // Baseline: an idle controller watching an empty namespace.
+  const emptyNs = await createNamespace('bench-empty');
+  const empty = startController(emptyNs);
+  await empty.ready();
+  await sleep(5000);
+  const baseRss = rssBytes(empty.child.pid);
+  await empty.stop();
+  await core.deleteNamespace({ name: emptyNs }).catch(() => undefined);
+
+  const resyncSeconds = 30;
+  controller = startController(ns, [`--resync-period=${resyncSeconds}`]);
+  const t0 = Date.now();
+  await controller.ready();
+  const syncs = async () => {
+    const m = await controller.metrics();
+    return {
+      syncs: sumMetric(m, 'dcctl_sync_duration_seconds_count'),
+      dcSyncs: sumMetric(m, 'dcctl_sync_duration_seconds_count', (l) => l.controller === 'deploymentconfig'),
+      writes: sumMetric(m, 'dcctl_api_requests_total', (l) => !['get', 'list', 'watch'].includes(l.verb)),
+      writesBy: m.filter((s) => s.name === 'dcctl_api_requests_total' && !['get', 'list', 'watch'].includes(s.labels.verb) && s.value > 0)
+        .map((s) => `${s.labels.verb} ${s.labels.resource}: ${s.value}`),
+      depth: sumMetric(m, 'workqueue_depth'),
+    };
+  };
+  // Initial sync = full resync of 4000 objects: wait until the queues are empty and syncs stop.
+  let last = await syncs();
+  const readyAt = Date.now();
+  let stableSince = Date.now();
+  let firstDrainedAt;
+  while (Date.now() - stableSince < 3000) {
+    await sleep(250);
+    const s = await syncs();
+    if (s.syncs !== last.syncs || s.depth > 0) stableSince = Date.now();
+    else firstDrainedAt ??= Date.now();
+    if (s.syncs !== last.syncs || s.depth > 0) firstDrainedAt = undefined;
+    last = s;
+  }
+  const initial = { ...last, seconds: ((firstDrainedAt ?? Date.now()) - readyAt) / 1000, startToReady: (readyAt - t0) / 1000 };
+  const rssAfterInitial = rssBytes(controller.child.pid);
+  log(`idle: initial sync ${initial.syncs} syncs in ${fmt.s(initial.seconds)}, writes ${initial.writes}`);
+  // Periodic resyncs: observe two resync periods.
+  const p0 = await syncs();
+  const sampler = new ProcSampler([{ name: 'controller', pid: controller.child.pid }]);
+  const obsMs = resyncSeconds * 2 * 1000 + 2000;
+  await sleep(obsMs);
+  const p1 = await syncs();
+  const proc = sampler.stop();
+  const hwm = Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${controller.child.pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+  const resync = { syncs: p1.syncs - p0.syncs, writes: p1.writes - p0.writes, writesBy: p1.writesBy, cpuSeconds: proc.controller.cpuSeconds, seconds: obsMs / 1000 };
+  log(`idle: periodic resyncs: ${resync.syncs} syncs, ${resync.writes} writes, ${fmt.n(resync.cpuSeconds, 2)} CPU s over ${resync.seconds} s`);
+  const rss = rssBytes(controller.child.pid);
+  await controller.stop();
+  await core.deleteNamespace({ name: ns }).catch(() => undefined);
+  return { count, ns, initial, resync, resyncSeconds, baseRss, rssAfterInitial, rss, hwm, peakDuringResync: proc.controller.peakRss };
+}
+
+// ------------------------------------------------------------------ report
+function verbsLine(perVerb, rollouts) {
+  return Object.entries(perVerb).sort((a, b) => b[1] - a[1]).map(([v, k]) => `${v} ${fmt.n(k / rollouts, 1)}`).join(', ');
+}
+
+function report(results, idle, skipped) {
+  const L = [];
+  L.push('# Benchmarks', '');
+  L.push(`Generated by \`npm run bench\` (bench/bench.mjs) on ${started.toISOString().slice(0, 16)}Z: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}.`);
+  L.push('Do not edit by hand: rerun the benchmark.', '');
+  L.push('![DC vs Deployment](benchmarks.png)', '');
+  L.push('## Setup', '');
+  L.push(`- A local control plane of its own (hack/local-cluster.sh with LOCAL_CLUSTER_DIR=${clusterDir}): etcd, kube-apiserver with an audit log, kube-controller-manager (deployment, replicaset and replicationcontroller controllers, 5 workers each), kube-scheduler, kwok with 3 nodes and a pod readiness delay of ${readyDelayMs} ms, and the process kubelet running each deployer pod as a local \`node bin/dcctl.js deploy\` process, at most ${maxPods} at once (PROCESS_KUBELET_MAX_PODS).`);
+  L.push(`- N objects of ${replicas} replicas each, Rolling/RollingUpdate with maxSurge 25% and maxUnavailable 25%, created 20 at a time; once all are rolled out, every template is changed once (second rollout). DCs use OpenShift's default intervalSeconds/updatePeriodSeconds of 1 s.`);
+  L.push('- DC side: `dcctl controller --namespace <ns>` (5 workers) + deployer processes + kube-controller-manager\'s RC controller (it creates the pods of RCs). Deployment side: kube-controller-manager\'s deployment and replicaset controllers.');
+  L.push('- "Rolled out" is what `oc rollout status` / `kubectl rollout status` report: for a DC, Progressing=NewReplicationControllerAvailable for the latest version with all replicas updated and available; for a Deployment, observedGeneration current, NewReplicaSetAvailable, all replicas updated and available, no old ones.', '');
+  L.push('## Method', '');
+  L.push('- Times: wall clock from the create (or template patch) request of an object to the watch event that shows it rolled out; "total" is from the first request of the phase to the last object done.');
+  L.push('- API requests: kube-apiserver has no per-client request metric (apiserver_request_total has no user-agent label), so the bench cluster runs with an audit policy (bench/audit-policy.yaml, level Metadata, leases excluded) and the bench counts audit events per user agent and verb (each request once). Our controller sends `deploymentconfig-controller`, deployer processes `dcctl-deployer`; kube-controller-manager\'s client-go appends the controller name (`.../replication-controller`, `.../deployment-controller`, `.../replicaset-controller`). Watches count once when they start. Figures are per rollout (2N rollouts: create + update).');
+  L.push('- CPU: utime+stime from /proc/<pid>/stat over the run, for the controller, kube-controller-manager (whole process, all its controllers) and the deployer processes (the process kubelet\'s reaped-children time). RSS: peak of 250 ms samples of VmRSS.', '');
+  L.push('## DeploymentConfig vs Deployment', '');
+  L.push('| N | phase | DC total | Deployment total | ratio | DC p50 / p99 per object | Deployment p50 / p99 | ratio p50 / p99 |');
+  L.push('|---|---|---|---|---|---|---|---|');
+  const byN = new Map();
+  for (const r of results) {
+    if (!byN.has(r.n)) byN.set(r.n, {});
+    byN.get(r.n)[r.kind] = r;
+  }
+  for (const [n, { dc, deploy }] of byN) {
+    if (!dc || !deploy) continue;
+    for (const ph of ['create', 'update']) {
+      const a = dc.phases[ph];
+      const b = deploy.phases[ph];
+      L.push(`| ${n} | ${ph === 'create' ? 'first rollout' : 'template update'} | ${fmt.s(a.totalMs / 1000)}${a.ok ? '' : ` (${a.done}/${n} done)`} | ${fmt.s(b.totalMs / 1000)}${b.ok ? '' : ` (${b.done}/${n})`} | ${fmt.ratio(a.totalMs, b.totalMs)} | ${fmt.s(a.p50 / 1000)} / ${fmt.s(a.p99 / 1000)} | ${fmt.s(b.p50 / 1000)} / ${fmt.s(b.p99 / 1000)} | ${fmt.ratio(a.p50, b.p50)} / ${fmt.ratio(a.p99, b.p99)} |`);
+    }
+  }
+  L.push('', '### API requests per rollout (controllers only)', '');
+  L.push('| N | DC side total | by client | by verb | Deployment side total | by client | by verb | ratio |');
+  L.push('|---|---|---|---|---|---|---|---|');
+  for (const [n, { dc, deploy }] of byN) {
+    if (!dc || !deploy) continue;
+    const tot = (r) => Object.values(r.perVerb).reduce((a, b) => a + b, 0) / r.rollouts;
+    const byClient = (r, clients) => clients.map((c) => `${c} ${fmt.n(Object.values(r.counts[c] ?? {}).reduce((a, b) => a + b, 0) / r.rollouts, 1)}`).join(', ');
+    L.push(`| ${n} | ${fmt.n(tot(dc), 1)} | ${byClient(dc, ['dc-controller', 'deployer', 'kcm/replication-controller'])} | ${verbsLine(dc.perVerb, dc.rollouts)} | ${fmt.n(tot(deploy), 1)} | ${byClient(deploy, ['kcm/deployment-controller', 'kcm/replicaset-controller'])} | ${verbsLine(deploy.perVerb, deploy.rollouts)} | ${fmt.ratio(tot(dc), tot(deploy))} |`);
+  }
+  L.push('', 'Per-verb detail of the DC side by client (requests per rollout):', '');
+  for (const [n, { dc }] of byN) {
+    if (!dc) continue;
+    for (const c of ['dc-controller', 'deployer', 'kcm/replication-controller']) {
+      L.push(`- N=${n} ${c}: ${verbsLine(dc.counts[c] ?? {}, dc.rollouts) || 'none'}`);
+    }
+  }
+  L.push('', '### CPU and memory', '');
+  L.push('| N | DC side CPU (controller + deployers + KCM) | Deployment side CPU (KCM) | ratio | DC controller peak RSS | deployer processes: peak concurrent / peak sum RSS / one | KCM peak RSS (DC run / Deployment run) |');
+  L.push('|---|---|---|---|---|---|---|');
+  for (const [n, { dc, deploy }] of byN) {
+    if (!dc || !deploy) continue;
+    L.push(`| ${n} | ${fmt.s(dc.cpuTotal)} (${fmt.n(dc.cpu.controller, 1)} + ${fmt.n(dc.cpu.deployers, 1)} + ${fmt.n(dc.cpu.kcm, 1)}) | ${fmt.s(deploy.cpuTotal)} | ${fmt.ratio(dc.cpuTotal, deploy.cpuTotal)} | ${fmt.mib(dc.rss.controller)} | ${dc.rss.maxDeployers} / ${fmt.mib(dc.rss.deployersPeakSum)} / ${fmt.mib(dc.rss.deployerPeakOne)} | ${fmt.mib(dc.rss.kcm)} / ${fmt.mib(deploy.rss.kcm)} |`);
+  }
+  L.push('', 'CPU per rollout: ' + [...byN].filter(([, v]) => v.dc && v.deploy).map(([n, { dc, deploy }]) =>
+    `N=${n}: DC ${fmt.n((dc.cpuTotal / dc.rollouts) * 1000, 0)} ms (controller ${fmt.n((dc.cpu.controller / dc.rollouts) * 1000, 0)}, deployer ${fmt.n((dc.cpu.deployers / dc.rollouts) * 1000, 0)}), Deployment ${fmt.n((deploy.cpuTotal / deploy.rollouts) * 1000, 0)} ms`).join('; ') + '.');
+  L.push('', '### What a deployer pod costs', '');
+  L.push('A DC rollout runs in a deployer pod; here each one is a fresh Node.js process (in a real cluster: a container start, usually slower). Medians (p90) over all deployer pods of a run:', '');
+  L.push('| N | pod created → process kubelet takes it (scheduling + waiting for a slot) | taken → process started (token, env) | process start → first API call (Node.js + CLI startup) | process lifetime (the rollout itself) |');
+  L.push('|---|---|---|---|---|');
+  for (const [n, { dc }] of byN) {
+    if (!dc?.startCosts) continue;
+    const c = dc.startCosts;
+    const cell = (xs) => `${fmt.ms(percentile(xs, 50))} (${fmt.ms(percentile(xs, 90))})`;
+    L.push(`| ${n} | ${cell(c.createToTake)} | ${cell(c.takeToStart)} | ${cell(c.startToFirstCall)} | ${cell(c.lifetime)} |`);
+  }
+  L.push('', 'Analysis:', '');
+  for (const line of analysis(byN)) L.push(`- ${line}`);
+  if (idle) {
+    const i = idle;
+    L.push('', `## Idle: ${i.count} DCs with 3 RCs each`, '');
+    L.push(`- Writes by the controllers during the full resync at start-up (every DC and RC synced once): **${i.initial.writes}**${i.initial.writes ? ` (${i.initial.writesBy.join('; ')})` : ''}; during ${i.resync.seconds} s of periodic resyncs (--resync-period=${i.resyncSeconds}): **${i.resync.writes}**. Goal: zero.`);
+    L.push(`- No-op syncs: ${i.initial.syncs} syncs (DC controller ${i.initial.dcSyncs}, deployer controller ${i.initial.syncs - i.initial.dcSyncs}) in ${fmt.s(i.initial.seconds)} after the caches synced = **${fmt.n(i.initial.syncs / Math.max(i.initial.seconds, 0.001), 0)} syncs/s**; periodic resyncs: ${i.resync.syncs} syncs using ${fmt.n(i.resync.cpuSeconds, 2)} CPU s = ${fmt.n((i.resync.cpuSeconds / Math.max(i.resync.syncs, 1)) * 1e6, 0)} µs CPU per no-op sync. Start to caches synced: ${fmt.s(i.initial.startToReady)}.`);
+    L.push(`- Controller RSS with ${i.count} DCs and ${i.count * 3} RCs cached: ${fmt.mib(i.rss)} (after the start-up sync ${fmt.mib(i.rssAfterInitial)}, peak ${fmt.mib(i.hwm)}); an idle controller with no objects: ${fmt.mib(i.baseRss)}; so **${fmt.mib(i.rss - i.baseRss)} per 1000 DCs with 3 RCs each**.`);
+  }
+  if (skipped.length) {
+    L.push('', '## Not run', '');
+    for (const s of skipped) L.push(`- ${s}`);
+  }
+  return L.join('\n') + '\n';
+}
+
+function analysis(byN) {
+  const out = [];
+  for (const [n, { dc, deploy }] of byN) {
+    if (!dc?.startCosts || !deploy) continue;
+    const c = dc.startCosts;
+    const start = percentile(c.createToTake, 50) + percentile(c.takeToStart, 50) + percentile(c.startToFirstCall, 50);
+    const life = percentile(c.lifetime, 50);
+    const p50 = dc.phases.update.p50;
+    out.push(`N=${n}: of a DC's median ${fmt.s(p50 / 1000)} template-update rollout, ${fmt.s(start / 1000)} is getting the deployer process to its first API call and ${fmt.s(life / 1000)} its run; a Deployment's median is ${fmt.s(deploy.phases.update.p50 / 1000)}. ${start > 0.5 * p50 ? 'The deployer pod\'s start dominates.' : 'The deployer pod\'s start does not dominate; the rollout itself (interval/period polling and pod readiness) does.'}`);
+    out.push(`N=${n}: deployer processes cost ${fmt.n((dc.cpu.deployers / dc.rollouts) * 1000, 0)} ms CPU per rollout (Node.js start-up included) and ${fmt.mib(dc.rss.deployerPeakOne)} RSS each; with at most ${maxPods} at once, ${n > maxPods ? `${n} concurrent rollouts queue for deployer slots, so the total grows with N / ${maxPods}` : 'they do not queue'}.`);
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ main
+const results = [];
+const skipped = [];
+let idle;
+try {
+  for (const n of sizes) {
+    if (n >= 1000 && args['force-1000'] !== 'true') {
+      // Estimate from the largest run so far (DC side is the slower one); 15 min per side at most.
+      const prev = results.filter((r) => r.kind === 'dc').at(-1);
+      if (prev) {
+        const est = ((prev.phases.create.totalMs + prev.phases.update.totalMs) / prev.n) * n / 1000;
+        if (est > 900) {
+          skipped.push(`N=${n}: estimated ${fmt.s(est)} for the DC side (linear from N=${prev.n}), over the 15 min budget per side on this ${os.cpus().length}-CPU machine; run with --sizes ${n} --force-1000 to measure it anyway.`);
+          log(`skipping N=${n}: estimated ${fmt.s(est)} for the DC side`);
+          continue;
+        }
+      }
+    }
+    for (const kind of ['dc', 'deploy']) results.push(await runOne(kind, n));
+  }
+  if (idleN > 0) idle = await idleRun(idleN);
+} finally {
+  const md = report(results, idle, skipped);
+  const docs = path.join(repo, 'docs');
+  writeFileSync(path.join(docs, 'benchmarks.md'), md);
+  writeFileSync(path.join(repo, 'bench/last-results.json'), JSON.stringify({ results, idle, skipped }, null, 1));
+  try {
+    renderChart(results, path.join(docs, 'benchmarks.svg'), path.join(docs, 'benchmarks.png'));
+  } catch (err) {
+    log(`chart: ${err.message}`);
+  }
+  process.stdout.write(md);
+  if (startedCluster && args['keep-cluster'] !== 'true') clusterScript('down');
+}
+process.exit(0);

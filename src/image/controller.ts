@@ -1,0 +1,60 @@
+/**
+ * Wiring of the image trigger controller (semantics §6.2): DC events re-index the DC's trigger
+ * references and enqueue the DC; ImageStream events enqueue the stream (status tags) and exactly
+ * the DCs whose triggers reference it.
+ */
+import type { DeploymentConfig } from '../apis/deploymentconfig.js';
+import type { ImageStream } from '../apis/imagestream.js';
+import type { EventSource } from '../deploymentconfig/controller.js';
+import type { Lister } from '../controller/ports.js';
+import type { WorkQueue } from '../controller/workqueue.js';
+import { objectKey } from '../util/keys.js';
+import { ImageStreamTriggerIndex } from './index.js';
+import { streamsReferencedBy } from './status.js';
+import { dcQueueKey, streamQueueKey } from './sync.js';
+import { referencedImageStreams } from './triggers.js';
+
+const keyOf = (obj: { metadata?: { namespace?: string; name?: string } }): string | undefined =>
+  obj.metadata?.namespace && obj.metadata.name ? objectKey(obj.metadata.namespace, obj.metadata.name) : undefined;
+
+/** Registers the handlers; returns the index (for tests and metrics). */
+export function wireImageTriggerController(opts: {
+  dcs: EventSource<DeploymentConfig>;
+  streams: EventSource<ImageStream>;
+  queue: WorkQueue;
+  /** When given, a stream change also requeues the streams whose spec tags point into it. */
+  streamLister?: Lister<ImageStream>;
+  index?: ImageStreamTriggerIndex;
+}): ImageStreamTriggerIndex {
+  const { dcs, streams, queue, streamLister } = opts;
+  const index = opts.index ?? new ImageStreamTriggerIndex();
+
+  const onDc = (dc: DeploymentConfig) => {
+    const key = keyOf(dc);
+    if (!key) return;
+    const refs = referencedImageStreams(dc);
+    index.set(key, refs);
+    if (refs.length > 0) queue.add(dcQueueKey(key));
+  };
+  dcs.on('add', onDc);
+  dcs.on('update', (_old, dc) => onDc(dc));
+  dcs.on('delete', (dc) => {
+    const key = keyOf(dc);
+    if (key) index.remove(key);
+  });
+
+  const onStream = (stream: ImageStream, deleted = false) => {
+    const key = keyOf(stream);
+    if (!key) return;
+    if (!deleted) queue.add(streamQueueKey(key));
+    for (const dc of index.dcsFor(key)) queue.add(dcQueueKey(dc));
+    for (const other of streamLister?.list() ?? []) {
+      const otherKey = keyOf(other);
+      if (otherKey && otherKey !== key && streamsReferencedBy(other).includes(key)) queue.add(streamQueueKey(otherKey));
+    }
+  };
+  streams.on('add', (s) => onStream(s));
+  streams.on('update', (_old, s) => onStream(s));
+  streams.on('delete', (s) => onStream(s, true));
+  return index;
+}

@@ -1,0 +1,128 @@
+/**
+ * `--apply` / `--dry-run=server`: sends the imported objects to the cluster with server-side
+ * apply, in three phases so a bad file is never half-applied:
+ *
+ * 1. Resolve every kind through discovery. An ImageStream without its CRD is skipped with a hint;
+ *    any other kind the cluster does not serve, or a discovery failure, stops the import before
+ *    anything is written.
+ * 2. Server dry-run of EVERY object. Any rejection stops the import before anything is written;
+ *    every rejection is reported, naming the object (and the field, in the server's message).
+ * 3. (not with --dry-run=server) Apply for real, Namespaces first, then in input order. A failure
+ *    here (a race with another writer, a quota) is reported for that object and the rest continue.
+ */
+import { ApiError, isNotFound } from '../controller/errors.js';
+import type { ImportEntry, KubeObject } from './types.js';
+
+/** Discovery answer for one kind. */
+export interface ResourceInfo { readonly namespaced: boolean }
+
+/** The cluster side of `--apply`; src/kube/apply.ts implements it. */
+export interface ObjectApplier {
+  /** undefined when the cluster does not serve `apiVersion`/`kind`. */
+  resource(apiVersion: string, kind: string): Promise<ResourceInfo | undefined>;
+  /** Server-side apply (fieldManager dcctl-import, force false); dryRun asks for validation only. */
+  apply(obj: KubeObject, dryRun: boolean): Promise<KubeObject>;
+}
+
+export interface ApplyOutcome {
+  readonly entry: ImportEntry;
+  readonly result: 'applied' | 'skipped' | 'failed' | 'not-applied';
+  readonly message?: string;
+  /** The object as the server returned it. */
+  readonly object?: KubeObject;
+}
+
+export interface ApplyOptions {
+  /** Namespace of namespaced objects that name none. */
+  readonly namespace: string;
+  readonly dryRun: boolean;
+}
+
+export interface ApplySummary {
+  readonly outcomes: ApplyOutcome[];
+  /** Set when phase 1 or 2 failed: nothing was written. */
+  readonly stoppedBeforeApply: boolean;
+}
+
+const errorText = (err: unknown): string => {
+  if (err instanceof ApiError) return `Error from server (${err.reason ?? `HTTP ${err.code}`}): ${err.message}`;
+  return err instanceof Error ? err.message : String(err);
+};
+
+/** Runs the three phases over the non-skipped entries (entries may be marked skipped in phase 1). */
+export async function applyEntries(entries: readonly ImportEntry[], applier: ObjectApplier, opts: ApplyOptions): Promise<ApplySummary> {
+  const outcomes = new Map<ImportEntry, ApplyOutcome>();
+  const todo: { entry: ImportEntry; obj: KubeObject }[] = [];
+  let stop = false;
+
+  for (const entry of entries) {
+    if (entry.outcome === 'skipped' || !entry.object) continue;
+    let info: ResourceInfo | undefined;
+    try {
+      info = await applier.resource(entry.apiVersion, entry.kind);
+    } catch (err) {
+      outcomes.set(entry, { entry, result: 'failed', message: `cannot discover ${entry.apiVersion} ${entry.kind}: ${errorText(err)}` });
+      stop = true;
+      continue;
+    }
+    if (!info) {
+      if (entry.kind === 'ImageStream') {
+        entry.outcome = 'skipped';
+        entry.reason = `this cluster does not serve ${entry.apiVersion} ImageStream`;
+        entry.hint = 'install the ImageStream CRD (kubectl apply -f crds/imagestream.yaml) and run the image trigger controller, then import again';
+        outcomes.set(entry, { entry, result: 'skipped', message: entry.reason });
+        continue;
+      }
+      const install = entry.kind === 'DeploymentConfig' ? ': install the DeploymentConfig CRD (kubectl apply -k crds/)' : '';
+      outcomes.set(entry, { entry, result: 'failed', message: `the server doesn't have a resource type for apiVersion ${entry.apiVersion} kind ${entry.kind}${install}` });
+      stop = true;
+      continue;
+    }
+    const obj = structuredClone(entry.object);
+    const meta = obj.metadata as Record<string, unknown>;
+    if (info.namespaced && typeof meta['namespace'] !== 'string') meta['namespace'] = opts.namespace;
+    if (!info.namespaced) delete meta['namespace'];
+    todo.push({ entry, obj });
+  }
+
+  // Objects in a namespace this import creates cannot be validated before it exists.
+  const newNamespaces = new Set(todo.filter((t) => t.entry.kind === 'Namespace' && t.entry.apiVersion === 'v1').map((t) => t.entry.name));
+  if (!stop) {
+    for (const t of todo) {
+      try {
+        const res = await applier.apply(t.obj, true);
+        outcomes.set(t.entry, { entry: t.entry, result: 'applied', object: res });
+      } catch (err) {
+        const ns = (t.obj.metadata as Record<string, unknown>)['namespace'];
+        if (isNotFound(err) && typeof ns === 'string' && newNamespaces.has(ns)) {
+          outcomes.set(t.entry, { entry: t.entry, result: 'applied' });
+          continue;
+        }
+        outcomes.set(t.entry, { entry: t.entry, result: 'failed', message: errorText(err) });
+        stop = true;
+      }
+    }
+  }
+
+  if (!stop && !opts.dryRun) {
+    const ordered = [...todo.filter((t) => newNamespaces.has(t.entry.name) && t.entry.kind === 'Namespace'),
+      ...todo.filter((t) => !(newNamespaces.has(t.entry.name) && t.entry.kind === 'Namespace'))];
+    for (const t of ordered) {
+      try {
+        const res = await applier.apply(t.obj, false);
+        outcomes.set(t.entry, { entry: t.entry, result: 'applied', object: res });
+      } catch (err) {
+        outcomes.set(t.entry, { entry: t.entry, result: 'failed', message: errorText(err) });
+      }
+    }
+  }
+
+  if (stop) {
+    for (const t of todo) {
+      const o = outcomes.get(t.entry);
+      if (!o || o.result === 'applied') outcomes.set(t.entry, { entry: t.entry, result: 'not-applied' });
+    }
+  }
+  const list = entries.flatMap((e) => { const o = outcomes.get(e); return o ? [o] : []; });
+  return { outcomes: list, stoppedBeforeApply: stop };
+}

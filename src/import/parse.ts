@@ -1,0 +1,135 @@
+/**
+ * Decoding of export files: multi-document YAML, a JSON object, or a stream of JSON objects
+ * (what `oc get -o json` and `kubectl get -o json` concatenate), then flattening of `List`
+ * objects into their items. Pure: text in, objects with their origin out.
+ */
+import yaml from 'js-yaml';
+import { isObject, type InputProblem, type KubeObject, type Origin } from './types.js';
+
+// The core schema keeps timestamps and binary as strings (as Kubernetes' decoder does); merge keys
+// (`<<: *anchor`) are kept because hand-written exports use them.
+const loadSchema = yaml.CORE_SCHEMA.extend({ implicit: [(yaml as unknown as { types: { merge: yaml.Type } }).types.merge] });
+
+/** An object found in the input, before any processing. */
+export interface FoundObject {
+  readonly object: KubeObject;
+  readonly origin: Origin;
+}
+
+/** Result of decoding one input: what could be read, and what could not. */
+export interface Decoded {
+  readonly objects: FoundObject[];
+  readonly problems: InputProblem[];
+}
+
+/**
+ * Decodes `text` (named `source` in messages). A syntax error makes the whole input unusable (one
+ * problem, no objects), because later documents of a YAML stream cannot be trusted after it.
+ */
+export function decodeDocuments(text: string, source: string): Decoded {
+  let docs: unknown[];
+  try {
+    docs = looksLikeJson(text) ? parseJsonStream(text) : yaml.loadAll(text, undefined, { filename: source, schema: loadSchema });
+  } catch (err) {
+    return { objects: [], problems: [{ origin: { source }, message: syntaxMessage(err) }] };
+  }
+  const objects: FoundObject[] = [];
+  const problems: InputProblem[] = [];
+  docs.forEach((doc, i) => {
+    const origin: Origin = { source, document: i + 1, path: '' };
+    // Empty documents (`---` at the end, comments only) are what editors leave behind.
+    if (doc === null || doc === undefined) return;
+    if (!isObject(doc)) {
+      problems.push({ origin, message: `expected an object with apiVersion and kind, got ${Array.isArray(doc) ? 'a list' : typeof doc}` });
+      return;
+    }
+    flattenLists(doc, origin, objects, problems);
+  });
+  return { objects, problems };
+}
+
+/** `List`, `v1 List` and typed lists such as `DeploymentConfigList` are expanded into their items. */
+export function isListKind(obj: KubeObject): boolean {
+  return typeof obj.kind === 'string' && obj.kind.endsWith('List') && Array.isArray(obj['items']);
+}
+
+function flattenLists(obj: KubeObject, origin: Origin, out: FoundObject[], problems: InputProblem[]): void {
+  if (!isListKind(obj)) {
+    out.push({ object: obj, origin });
+    return;
+  }
+  const listKind = obj.kind as string;
+  // Items of typed lists returned by the API (`DeploymentConfigList`) may omit apiVersion/kind.
+  const itemKind = listKind === 'List' ? undefined : listKind.slice(0, -'List'.length);
+  (obj['items'] as unknown[]).forEach((item, i) => {
+    const itemOrigin: Origin = { ...origin, path: `${origin.path ? `${origin.path}.` : ''}items[${i}]` };
+    if (!isObject(item)) {
+      problems.push({ origin: itemOrigin, message: 'list item is not an object' });
+      return;
+    }
+    const filled: KubeObject = { ...item };
+    if (filled.kind === undefined && itemKind) filled.kind = itemKind;
+    if (filled.apiVersion === undefined && itemKind && typeof obj.apiVersion === 'string') filled.apiVersion = obj.apiVersion;
+    flattenLists(filled, itemOrigin, out, problems);
+  });
+}
+
+function looksLikeJson(text: string): boolean {
+  const first = text.trimStart()[0];
+  return first === '{' || first === '[';
+}
+
+/** Parses one JSON value or several concatenated top-level JSON objects. */
+function parseJsonStream(text: string): unknown[] {
+  const values: unknown[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') inString = true;
+    else if (c === '{' || c === '[') {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (c === '}' || c === ']') {
+      depth--;
+      if (depth === 0) values.push(parseJsonValue(text.slice(start, i + 1), text, start));
+      if (depth < 0) throw new SyntaxError(`unexpected "${c}" at ${lineCol(text, i)}`);
+    } else if (depth === 0 && !/\s/.test(c ?? '')) {
+      throw new SyntaxError(`unexpected "${c}" outside a JSON object at ${lineCol(text, i)}`);
+    }
+  }
+  if (depth !== 0 || inString) throw new SyntaxError('unexpected end of JSON input (unbalanced braces or an open string)');
+  return values;
+}
+
+function parseJsonValue(slice: string, whole: string, offset: number): unknown {
+  try {
+    return JSON.parse(slice);
+  } catch (err) {
+    const pos = /position (\d+)/.exec((err as Error).message);
+    const where = pos ? ` at ${lineCol(whole, offset + Number(pos[1]))}` : '';
+    throw new SyntaxError(`invalid JSON${where}: ${(err as Error).message}`);
+  }
+}
+
+function lineCol(text: string, index: number): string {
+  const before = text.slice(0, index);
+  const line = before.split('\n').length;
+  return `line ${line}, column ${index - before.lastIndexOf('\n')}`;
+}
+
+function syntaxMessage(err: unknown): string {
+  if (err instanceof yaml.YAMLException) {
+    const mark = err.mark as { line: number; column: number } | undefined;
+    const where = mark ? ` at line ${mark.line + 1}, column ${mark.column + 1}` : '';
+    return `cannot parse YAML${where}: ${err.reason}`;
+  }
+  if (err instanceof SyntaxError) return `cannot parse JSON: ${err.message}`;
+  return `cannot parse input: ${err instanceof Error ? err.message : String(err)}`;
+}

@@ -1,0 +1,190 @@
+/**
+ * The import pipeline without I/O: decode → process Templates → check every object → rewrite
+ * and strip → per-object report entries. Any unusable input (syntax error, unknown apiVersion,
+ * missing required parameter, unknown --param, duplicate object) throws ImportInputError with
+ * EVERY problem found, so nothing is printed or applied from a half-understood file.
+ */
+import { importDeploymentConfig } from './deploymentconfig.js';
+import type { RandomInt } from './generator.js';
+import { classify, refOf, type KindClass } from './kinds.js';
+import { decodeDocuments, type FoundObject } from './parse.js';
+import {
+  stripClaimFields, stripImageStreamFields, stripNullTimestamps, stripServerFields, stripServiceAccountFields, stripServiceFields,
+} from './strip.js';
+import { isTemplate, parameterNames, processTemplate } from './template.js';
+import {
+  ImportInputError, formatOrigin, isObject, type ImportEntry, type ImportResult, type InputProblem, type KubeObject,
+} from './types.js';
+
+/** One input file (or stdin) and its text. */
+export interface ImportInput { readonly source: string; readonly text: string }
+
+export interface ImportOptions {
+  /** `--param-file` values overridden by `--param` values. */
+  readonly params: ReadonlyMap<string, string>;
+  readonly random: RandomInt;
+}
+
+interface Candidate extends FoundObject { readonly keepNamespace: boolean }
+type ValidClass = Exclude<KindClass, { type: 'invalid' }>;
+
+/** Runs the pipeline; throws ImportInputError when any input is unusable. */
+export function importObjects(inputs: readonly ImportInput[], options: ImportOptions): ImportResult {
+  const problems: InputProblem[] = [];
+  const found: FoundObject[] = [];
+  for (const input of inputs) {
+    const d = decodeDocuments(input.text, input.source);
+    found.push(...d.objects);
+    problems.push(...d.problems);
+  }
+
+  const templates = found.filter((f) => isTemplate(f.object));
+  const declared = new Set(templates.flatMap((t) => parameterNames(t.object)));
+  for (const name of options.params.keys()) {
+    if (templates.length === 0) {
+      problems.push({ origin: { source: '--param' }, message: `parameter ${name} given, but the input has no Template` });
+    } else if (!declared.has(name)) {
+      problems.push({ origin: { source: '--param' }, message: `unknown parameter name "${name}": the templates declare ${[...declared].sort().join(', ') || 'no parameters'}` });
+    }
+  }
+  const candidates: Candidate[] = [];
+  const templateMessages: ImportResult['templateMessages'] = [];
+  for (const f of found) {
+    if (!isTemplate(f.object)) {
+      candidates.push({ ...f, keepNamespace: false });
+      continue;
+    }
+    const t = processTemplate(f.object, f.origin, options.params, options.random);
+    problems.push(...t.problems);
+    candidates.push(...t.objects);
+    if (t.message.trim() !== '') templateMessages.push({ template: t.name, message: t.message });
+  }
+
+  const checked: { c: Candidate; cls: ValidClass; kind: string; name: string }[] = [];
+  const seen = new Map<string, Candidate>();
+  for (const c of candidates) {
+    const o = c.object;
+    const where = { origin: c.origin };
+    if (typeof o.apiVersion !== 'string' || o.apiVersion === '') { problems.push({ ...where, message: 'apiVersion is missing' }); continue; }
+    if (typeof o.kind !== 'string' || o.kind === '') { problems.push({ ...where, message: 'kind is missing' }); continue; }
+    const meta = isObject(o.metadata) ? o.metadata : undefined;
+    const name = meta?.['name'];
+    if (typeof name !== 'string' || name === '') {
+      problems.push({ ...where, message: `${o.kind} has no metadata.name${meta?.['generateName'] ? ' (generateName cannot be applied: server-side apply needs a name)' : ''}` });
+      continue;
+    }
+    const cls = classify(o.apiVersion, o.kind);
+    if (cls.type === 'invalid') { problems.push({ ...where, message: cls.message }); continue; }
+    const ns = c.keepNamespace && typeof meta?.['namespace'] === 'string' ? meta['namespace'] : '';
+    const key = `${refOf(cls.apiVersion, o.kind, name)} ${ns}`;
+    const first = seen.get(key);
+    if (first) {
+      problems.push({ ...where, message: `${o.kind} "${name}" is defined twice (first at ${formatOrigin(first.origin)})` });
+      continue;
+    }
+    seen.set(key, c);
+    checked.push({ c, cls, kind: o.kind, name });
+  }
+  if (problems.length > 0) {
+    // Report in input order (file, then document), whatever stage found the problem.
+    const order = (p: InputProblem) => [inputs.findIndex((i) => i.source === p.origin.source), 'document' in p.origin ? p.origin.document : 0];
+    throw new ImportInputError([...problems].sort((a, b) => {
+      const [fa = 0, da = 0] = order(a);
+      const [fb = 0, db = 0] = order(b);
+      return fa - fb || da - db;
+    }));
+  }
+
+  const streams = new Set(checked.filter((x) => x.cls.type === 'imagestream').map((x) => x.name));
+  const selectingServices = new Set(checked.filter((x) => x.kind === 'Service' && x.cls.apiVersion === 'v1'
+    && isObject(x.c.object['spec']) && isObject(x.c.object['spec']['selector'])).map((x) => x.name));
+
+  const entries = checked.map(({ c, cls, kind, name }) => toEntry(c, cls, kind, name, { streams, selectingServices }));
+  const notes: string[] = [];
+  if (entries.some((e) => e.kind === 'DeploymentConfig' && e.outcome !== 'skipped')) {
+    notes.push('`kubectl get dc` shows the trigger types (ConfigChange,ImageChange) in TRIGGERED BY, not oc\'s config,image(name:tag) summary: read spec.triggers for the image triggers');
+  }
+  return { entries, templateMessages, notes };
+}
+
+interface Scan { readonly streams: ReadonlySet<string>; readonly selectingServices: ReadonlySet<string> }
+
+function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, scan: Scan): ImportEntry {
+  const original = c.object;
+  const entry: ImportEntry = {
+    ref: refOf(cls.apiVersion, kind, name), apiVersion: cls.apiVersion, kind, name, origin: c.origin,
+    outcome: 'imported', changes: [], notes: [],
+  };
+  const skip = skipReason(original, cls, kind, name, scan);
+  if (skip) {
+    entry.outcome = 'skipped';
+    entry.reason = skip.reason;
+    entry.hint = skip.hint;
+    return entry;
+  }
+
+  const obj = structuredClone(original) as KubeObject;
+  const meta = obj.metadata as Record<string, unknown>;
+  const legacy = obj.apiVersion !== cls.apiVersion;
+  if (legacy) {
+    entry.changes.push(`apiVersion ${String(obj.apiVersion)} → ${cls.apiVersion} (the legacy group-less form cannot be routed to a CRD)`);
+    obj.apiVersion = cls.apiVersion;
+  }
+  const exportedNamespace = typeof meta['namespace'] === 'string' && meta['namespace'] !== '' ? meta['namespace'] : undefined;
+  if (!c.keepNamespace && 'namespace' in meta) {
+    delete meta['namespace'];
+    if (exportedNamespace) entry.changes.push(`removed metadata.namespace "${exportedNamespace}" (objects go to the namespace of -n or the kubeconfig context)`);
+  }
+  const removed = [...stripServerFields(obj), ...stripNullTimestamps(obj)];
+  if (kind === 'Service' && cls.apiVersion === 'v1') removed.push(...stripServiceFields(obj));
+  if (kind === 'PersistentVolumeClaim' && cls.apiVersion === 'v1') removed.push(...stripClaimFields(obj));
+  if (kind === 'ServiceAccount' && cls.apiVersion === 'v1') removed.push(...stripServiceAccountFields(obj, name));
+  if (cls.type === 'imagestream') {
+    removed.push(...stripImageStreamFields(obj));
+    entry.notes.push('ImageStreams are served by the ImageStream CRD (crds/imagestream.yaml) and resolved by the image trigger controller; there is no integrated registry, so tags must point at external images (from.kind DockerImage)');
+  }
+  if (removed.length > 0) entry.changes.push(`removed server-written fields: ${removed.join(', ')}`);
+  if (cls.type === 'deploymentconfig') {
+    const dc = importDeploymentConfig(obj, { legacy, exportedNamespace, importedStreams: scan.streams });
+    entry.changes.push(...dc.changes);
+    entry.notes.push(...dc.notes);
+  }
+  entry.object = obj;
+  entry.outcome = entry.changes.length > 0 ? 'changed' : 'imported';
+  return entry;
+}
+
+function skipReason(o: KubeObject, cls: ValidClass, kind: string, name: string, scan: Scan): { reason: string; hint?: string } | undefined {
+  if (cls.type === 'openshift-only') {
+    return { reason: cls.info.reason, hint: kind === 'Route' ? `${cls.info.hint}; ${describeRoute(o)}` : cls.info.hint };
+  }
+  const meta = o.metadata as Record<string, unknown>;
+  if (kind === 'Event') return { reason: 'events are written by the cluster' };
+  const controller = (Array.isArray(meta['ownerReferences']) ? meta['ownerReferences'] : [])
+    .find((r: unknown) => isObject(r) && r['controller'] === true) as Record<string, unknown> | undefined;
+  if (controller) {
+    return { reason: `managed by its controller ${String(controller['kind'])}/${String(controller['name'])}, which creates it again on the new cluster` };
+  }
+  if (kind === 'Secret' && cls.apiVersion === 'v1') {
+    const ann = isObject(meta['annotations']) ? meta['annotations'] : {};
+    const sa = ann['kubernetes.io/service-account.name'];
+    if (o['type'] === 'kubernetes.io/service-account-token') return { reason: `a token generated by the cluster for service account ${String(sa)}` };
+    if (o['type'] === 'kubernetes.io/dockercfg' && ann['openshift.io/token-secret.name'] !== undefined) {
+      return { reason: `a registry credential generated by OpenShift for service account ${String(sa)}` };
+    }
+  }
+  if ((kind === 'Endpoints' && cls.apiVersion === 'v1' && scan.selectingServices.has(name))) {
+    return { reason: `maintained by the endpoints controller for Service ${name}, which has a selector` };
+  }
+  return undefined;
+}
+
+function describeRoute(o: KubeObject): string {
+  const spec = isObject(o['spec']) ? o['spec'] : {};
+  const to = isObject(spec['to']) ? spec['to'] : {};
+  const port = isObject(spec['port']) ? spec['port']['targetPort'] : undefined;
+  const tls = isObject(spec['tls']) ? spec['tls']['termination'] : undefined;
+  const host = typeof spec['host'] === 'string' && spec['host'] !== '' ? `host ${spec['host']}` : 'a generated host';
+  return `this Route sends ${host}${typeof spec['path'] === 'string' ? ` path ${spec['path']}` : ''} to service ${String(to['name'] ?? '?')}`
+    + `${port !== undefined ? ` port ${String(port)}` : ''}${tls ? ` with TLS termination ${String(tls)}` : ''}`;
+}

@@ -1,0 +1,189 @@
+/**
+ * Processing of OpenShift `Template`s the way `oc process` does it locally (openshift-apiserver
+ * `templateprocessing.Processor`): parameter values from the user, else `value`, else the
+ * `expression` generator; `required` parameters without a value are errors; `${NAME}` is replaced
+ * inside any string (and map key), `${{NAME}}` as a whole string is replaced by the JSON value of
+ * the parameter (kept as a string when it is not valid JSON); hard-coded `metadata.namespace` is
+ * removed unless it references a parameter; the template's `labels` (substituted) are added to
+ * every object's `metadata.labels`, overwriting; `message` is substituted.
+ */
+import { GeneratorError, generateExpression, type RandomInt } from './generator.js';
+import type { FoundObject } from './parse.js';
+import { isObject, type InputProblem, type KubeObject, type Origin } from './types.js';
+
+const stringParameterExp = /\$\{([a-zA-Z0-9_]+?)\}/g;
+const nonStringParameterExp = /^\$\{\{([a-zA-Z0-9_]+)\}\}$/;
+const parameterNameExp = /^[a-zA-Z0-9_]+$/;
+
+/** `kind: Template` in either the legacy (`v1`) or the group form. */
+export function isTemplate(obj: KubeObject): boolean {
+  return obj.kind === 'Template' && (obj.apiVersion === 'v1' || obj.apiVersion === 'template.openshift.io/v1');
+}
+
+/** A template parameter after decoding. */
+export interface TemplateParameter {
+  name: string;
+  value: string;
+  generate: string;
+  from: string;
+  required: boolean;
+}
+
+/** The parameter names a template declares (for `--param` checks). */
+export function parameterNames(template: KubeObject): string[] {
+  const params = template['parameters'];
+  if (!Array.isArray(params)) return [];
+  return params.flatMap((p) => (isObject(p) && typeof p['name'] === 'string' ? [p['name']] : []));
+}
+
+/** An object produced by a template; `keepNamespace` when its namespace came from a parameter. */
+export interface ProcessedObject extends FoundObject {
+  readonly keepNamespace: boolean;
+}
+
+export interface ProcessedTemplate {
+  readonly name: string;
+  readonly objects: ProcessedObject[];
+  readonly message: string;
+  /** Final value of every parameter, including generated ones. */
+  readonly values: ReadonlyMap<string, string>;
+  readonly problems: InputProblem[];
+}
+
+/**
+ * Processes `template` with the user's values (which must already be checked to be declared by
+ * some template). Problems are returned, not thrown, so every template's problems are reported.
+ */
+export function processTemplate(template: KubeObject, origin: Origin, userValues: ReadonlyMap<string, string>, random: RandomInt): ProcessedTemplate {
+  const meta = isObject(template.metadata) ? template.metadata : {};
+  const name = typeof meta['name'] === 'string' ? meta['name'] : '<unnamed>';
+  const problems: InputProblem[] = [];
+  const problem = (path: string, message: string) => problems.push({ origin: { ...origin, path }, message: `Template "${name}": ${message}` });
+  const result = (objects: ProcessedObject[] = [], message = '', values = new Map<string, string>()): ProcessedTemplate =>
+    ({ name, objects, message, values, problems });
+
+  const params = decodeParameters(template['parameters'], problem);
+  if (problems.length > 0) return result();
+
+  for (const p of params) {
+    const user = userValues.get(p.name);
+    if (user !== undefined) {
+      p.value = user;
+      p.generate = '';
+    }
+  }
+  params.forEach((p, i) => {
+    if (p.value !== '') return;
+    if (p.generate !== '') {
+      if (p.generate !== 'expression') {
+        problem(`parameters[${i}]`, `unknown generator name '${p.generate}' for parameter ${p.name} (only "expression" exists)`);
+        return;
+      }
+      try {
+        p.value = generateExpression(p.from, random);
+      } catch (err) {
+        if (!(err instanceof GeneratorError)) throw err;
+        problem(`parameters[${i}]`, `cannot generate a value for parameter ${p.name} from "${p.from}": ${err.message}`);
+        return;
+      }
+    }
+    if (p.value === '' && p.required) {
+      problem(`parameters[${i}]`, `parameter ${p.name} is required and must be specified (use --param ${p.name}=VALUE)`);
+    }
+  });
+  if (problems.length > 0) return result();
+
+  const values = new Map(params.map((p) => [p.name, p.value]));
+  const message = typeof template['message'] === 'string' ? substituteString(template['message'], values).value : '';
+  const labels: Record<string, unknown> = {};
+  if (template['labels'] !== undefined && !isObject(template['labels'])) problem('labels', 'labels must be a map of strings');
+  for (const [k, v] of Object.entries(isObject(template['labels']) ? template['labels'] : {})) {
+    labels[substituteString(k, values).value] = typeof v === 'string' ? substituteString(v, values).value : v;
+  }
+
+  const rawObjects = template['objects'];
+  if (rawObjects !== undefined && !Array.isArray(rawObjects)) {
+    problem('objects', 'objects must be a list');
+    return result();
+  }
+  const objects: ProcessedObject[] = [];
+  (rawObjects ?? []).forEach((raw: unknown, i: number) => {
+    const path = `objects[${i}]`;
+    if (!isObject(raw)) {
+      problem(path, 'object is not a map');
+      return;
+    }
+    const copy = structuredClone(raw) as KubeObject;
+    const keepNamespace = stripNamespace(copy);
+    const obj = substitute(copy, values) as KubeObject;
+    if (Object.keys(labels).length > 0) {
+      const m = isObject(obj.metadata) ? obj.metadata : (obj.metadata = {}) as Record<string, unknown>;
+      m['labels'] = { ...(isObject(m['labels']) ? m['labels'] : {}), ...labels };
+    }
+    objects.push({ object: obj, origin: { ...origin, path }, keepNamespace });
+  });
+  return result(objects, message, values);
+}
+
+function decodeParameters(raw: unknown, problem: (path: string, message: string) => void): TemplateParameter[] {
+  if (raw === undefined || raw === null) return [];
+  if (!Array.isArray(raw)) {
+    problem('parameters', 'parameters must be a list');
+    return [];
+  }
+  const seen = new Set<string>();
+  const out: TemplateParameter[] = [];
+  raw.forEach((p: unknown, i: number) => {
+    const path = `parameters[${i}]`;
+    if (!isObject(p) || typeof p['name'] !== 'string') {
+      problem(path, 'a parameter needs a name');
+      return;
+    }
+    const name = p['name'];
+    if (!parameterNameExp.test(name)) problem(path, `invalid parameter name "${name}": use letters, digits and _`);
+    if (seen.has(name)) problem(path, `parameter ${name} is declared more than once`);
+    seen.add(name);
+    const str = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+    out.push({ name, value: str(p['value']), generate: str(p['generate']), from: str(p['from']), required: p['required'] === true });
+  });
+  return out;
+}
+
+/** Removes a hard-coded namespace; returns true when the namespace references a parameter and is kept. */
+function stripNamespace(obj: KubeObject): boolean {
+  if (!isObject(obj.metadata) || !('namespace' in obj.metadata)) return false;
+  const ns = obj.metadata['namespace'];
+  if (typeof ns === 'string' && new RegExp(stringParameterExp.source).test(ns)) return true;
+  delete obj.metadata['namespace'];
+  return false;
+}
+
+/** `EvaluateParameterSubstitution`: `asString` false means the value is to be decoded as JSON. */
+export function substituteString(input: string, values: ReadonlyMap<string, string>): { value: string; asString: boolean } {
+  const whole = nonStringParameterExp.exec(input);
+  if (whole) {
+    const v = values.get(whole[1] ?? '');
+    if (v !== undefined) return { value: v, asString: false };
+  }
+  return { value: input.replace(stringParameterExp, (ref, name: string) => values.get(name) ?? ref), asString: true };
+}
+
+function substitute(v: unknown, values: ReadonlyMap<string, string>): unknown {
+  if (typeof v === 'string') {
+    const { value, asString } = substituteString(v, values);
+    if (asString) return value;
+    try {
+      return JSON.parse(value);
+    } catch {
+      // Not JSON (e.g. an unquoted word): oc keeps it as a string.
+      return value;
+    }
+  }
+  if (Array.isArray(v)) return v.map((x) => substitute(x, values));
+  if (isObject(v)) {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[substituteString(k, values).value] = substitute(x, values);
+    return out;
+  }
+  return v;
+}

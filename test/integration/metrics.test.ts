@@ -1,0 +1,147 @@
+/**
+ * What an operator scrapes and reads: /metrics (work queues, syncs, API calls and OpenShift's
+ * rollout metrics), /healthz and /readyz, and JSON log lines naming controller, namespace, name
+ * and version — from a real `dcctl controller` after real rollouts. Needs `npm run build`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { DcClient, dcManifest, shHook } from '../support/dc.js';
+import { createNamespace, deleteNamespace, repoDir, waitFor, type ControllerProcess } from '../support/kube.js';
+
+/** A TCP port that was free a moment ago. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/**
+ * `dcctl controller` with exactly `args` (startController's fixed `--metrics-bind-address=0`
+ * cannot be overridden: yargs turns a repeated string flag into an array).
+ */
+function spawnController(args: string[]): ControllerProcess {
+  const child = spawn(process.execPath, [path.join(repoDir, 'bin/dcctl.js'), 'controller', '--deployer-image=dcctl:local', ...args],
+    { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => { out += d.toString(); });
+  child.stderr?.on('data', (d: Buffer) => { out += d.toString(); });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const done = () => child.exitCode !== null || child.signalCode !== null;
+  return {
+    child,
+    output: () => out,
+    async stop() {
+      if (done()) return child.exitCode;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+    async kill() {
+      if (done()) return;
+      child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** Value of the first sample of `name` whose labels include `labels`; undefined if none. */
+function sample(body: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  for (const line of body.split('\n')) {
+    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!m || m[1] !== name) continue;
+    const have = Object.fromEntries([...(m[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]));
+    if (Object.entries(labels).every(([k, v]) => have[k] === v)) return Number(m[3]);
+  }
+  return undefined;
+}
+
+const version = (JSON.parse(readFileSync(path.join(repoDir, 'package.json'), 'utf8')) as { version: string }).version;
+let ns = '';
+let port = 0;
+let controller: ControllerProcess | undefined;
+const base = () => `http://127.0.0.1:${port}`;
+
+beforeAll(async () => {
+  ns = await createNamespace('metrics');
+  port = await freePort();
+  controller = spawnController(['--namespace', ns, '--leader-elect=false', `--metrics-bind-address=127.0.0.1:${port}`, '--log-level=debug']);
+});
+
+afterAll(async () => {
+  await controller?.stop();
+  await deleteNamespace(ns);
+});
+
+describe('metrics, health endpoints and logs (real controller)', () => {
+  it('serves /healthz, and /readyz once the caches have synced', async () => {
+    await waitFor('/healthz', async () => (await fetch(`${base()}/healthz`)).status === 200, { timeoutMs: 20_000 });
+    await waitFor('caches synced', () => controller!.output().includes('Caches synced'), { timeoutMs: 20_000 });
+    const ready = await fetch(`${base()}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.text()).toBe('ok');
+    expect((await fetch(`${base()}/nope`)).status).toBe(404);
+  });
+
+  it('exports work-queue, sync, API and OpenShift rollout metrics after real rollouts', async () => {
+    const dc = new DcClient(ns);
+    await dc.create(dcManifest({ name: 'web', replicas: 2 }));
+    await dc.create(dcManifest({ name: 'db', replicas: 1, strategy: { type: 'Recreate', recreateParams: { timeoutSeconds: 60 } } }));
+    await dc.create(dcManifest({
+      name: 'broken',
+      replicas: 1,
+      strategy: { type: 'Rolling', rollingParams: { intervalSeconds: 1, updatePeriodSeconds: 1, timeoutSeconds: 60, pre: shHook('exit 1', 'Abort') } },
+    }));
+    await dc.waitForPhase('web-1', 'Complete', 60_000);
+    await dc.waitForPhase('db-1', 'Complete', 60_000);
+    await dc.waitForPhase('broken-1', 'Failed', 60_000);
+
+    const res = await fetch(`${base()}/metrics`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/plain');
+    const body = await res.text();
+
+    for (const q of ['deploymentconfig', 'deployer']) {
+      expect(sample(body, 'workqueue_adds_total', { name: q })).toBeGreaterThan(0);
+      expect(sample(body, 'workqueue_depth', { name: q })).toBeGreaterThanOrEqual(0);
+      expect(sample(body, 'workqueue_queue_duration_seconds_count', { name: q })).toBeGreaterThan(0);
+      expect(sample(body, 'workqueue_work_duration_seconds_count', { name: q })).toBeGreaterThan(0);
+      expect(sample(body, 'dcctl_sync_duration_seconds_count', { controller: q, result: 'success' })).toBeGreaterThan(0);
+    }
+    expect(sample(body, 'dcctl_api_requests_total', { verb: 'create', resource: 'replicationcontrollers' })).toBe(3);
+    expect(sample(body, 'dcctl_api_requests_total', { verb: 'create', resource: 'pods' })).toBeGreaterThanOrEqual(3);
+    expect(sample(body, 'dcctl_leader')).toBe(0);
+    expect(sample(body, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+
+    // OpenShift's names and labels (semantics §3.13).
+    expect(sample(body, 'openshift_apps_deploymentconfigs_complete_rollouts_total', { phase: 'available' })).toBe(2);
+    expect(sample(body, 'openshift_apps_deploymentconfigs_complete_rollouts_total', { phase: 'failed' })).toBe(1);
+    expect(sample(body, 'openshift_apps_deploymentconfigs_complete_rollouts_total', { phase: 'cancelled' })).toBe(0);
+    expect(sample(body, 'openshift_apps_deploymentconfigs_strategy_total', { type: 'rolling' })).toBe(2);
+    expect(sample(body, 'openshift_apps_deploymentconfigs_strategy_total', { type: 'recreate' })).toBe(1);
+    const failedAt = sample(body, 'openshift_apps_deploymentconfigs_last_failed_rollout_time', { namespace: ns, name: 'broken', latest_version: '1' });
+    expect(failedAt).toBeGreaterThan(Date.now() / 1000 - 300);
+    // Nothing is rolling out any more.
+    expect(sample(body, 'openshift_apps_deploymentconfigs_active_rollouts_duration_seconds', { namespace: ns })).toBeUndefined();
+  });
+
+  it('logs JSON lines naming controller, namespace, name and version', () => {
+    const lines = controller!.output().split('\n').filter(Boolean);
+    const records = lines.map((l) => JSON.parse(l) as Record<string, unknown>); // throws on any non-JSON line
+    expect(records.length).toBeGreaterThan(10);
+    expect(records.every((r) => r.version === version && typeof r.level === 'number' && typeof r.time === 'number' && typeof r.msg === 'string')).toBe(true);
+    const about = (controllerName: string, name: string) => records.filter((r) => r.controller === controllerName && r.namespace === ns && r.name === name);
+    expect(about('deployer', 'web-1').map((r) => r.msg)).toEqual(expect.arrayContaining(['Created deployer pod', 'Updated rollout status']));
+    // The DC controller's lines (debug) are bound to the DC they are about.
+    expect(about('deploymentconfig', 'web').length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,139 @@
+import { describe, expect, it } from '@jest/globals';
+import { Annotations } from '../../../src/apis/constants.js';
+import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
+import type { ImageStream } from '../../../src/apis/imagestream.js';
+import { WorkQueue } from '../../../src/controller/workqueue.js';
+import type { EventSource } from '../../../src/deploymentconfig/controller.js';
+import { syncDeploymentConfig, type DeploymentConfigSyncDeps } from '../../../src/deploymentconfig/sync.js';
+import { wireImageTriggerController } from '../../../src/image/controller.js';
+import { tagResolverFor } from '../../../src/image/resolve.js';
+import { syncImageTriggerKey } from '../../../src/image/sync.js';
+import { tagIntoStream } from '../../../src/image/tag.js';
+import { conflict } from '../../support/fakes.js';
+import { deployerSets, imageTrigger, makeDc, NS } from '../deploymentconfig/fixtures.js';
+import { dockerTag, newImageCluster, stream, type ImageCluster } from './fakes.js';
+
+/** Runs the image trigger syncs and DC syncs until nothing writes any more. */
+async function settleAll(f: ImageCluster, dcDeps: DeploymentConfigSyncDeps): Promise<void> {
+  for (let round = 0; round < 20; round++) {
+    const before = f.api.writes().length;
+    for (const s of f.streams.list()) await syncImageTriggerKey(f, `imagestream:${s.metadata.namespace}/${s.metadata.name}`);
+    for (const d of f.dcs.list()) {
+      const key = `${d.metadata.namespace}/${d.metadata.name}`;
+      await syncImageTriggerKey(f, `deploymentconfig:${key}`);
+      await syncDeploymentConfig(dcDeps, key).catch(() => undefined);
+    }
+    if (f.api.writes().length === before) return;
+  }
+  throw new Error('did not settle');
+}
+
+const dcDepsFor = (f: ImageCluster): DeploymentConfigSyncDeps => ({ ...f, resolveImageTag: tagResolverFor((ns, n) => f.streamLister.get(ns, n)) });
+const stored = (f: ImageCluster) => f.dcs.get(NS, 'app')!;
+const image = (d: DeploymentConfig) => d.spec.template?.spec?.containers[0]?.image;
+
+describe('image trigger controller with the DC controller', () => {
+  it('waits for the tag, rolls out once it exists (config change), and again with "image change" when it moves', async () => {
+    const f = newImageCluster();
+    const dcDeps = dcDepsFor(f);
+    f.dcs.put(makeDc({ image: ' ', triggers: [imageTrigger('web:latest', ['web']), { type: 'ConfigChange' }] }));
+    await settleAll(f, dcDeps);
+    expect(stored(f).status?.latestVersion).toBe(0);
+    expect(f.api.writes({ resource: 'deploymentconfigs', subresource: undefined })).toEqual([]);
+
+    await tagIntoStream(f.streamClient, NS, 'web', 'latest', { kind: 'DockerImage', name: 'r/web:1' });
+    await settleAll(f, dcDeps);
+    expect(image(stored(f))).toBe('r/web:1');
+    expect(stored(f).spec.triggers?.[0]?.imageChangeParams?.lastTriggeredImage).toBe('r/web:1');
+    expect(stored(f).status).toMatchObject({ latestVersion: 1, details: { message: 'config change' } });
+    expect(f.rcs.get(NS, 'app-1')?.spec?.template?.spec?.containers[0]?.image).toBe('r/web:1');
+    deployerSets(f, 'app-1', 'Complete', 1);
+
+    await tagIntoStream(f.streamClient, NS, 'web', 'latest', { kind: 'DockerImage', name: 'r/web:2' });
+    await settleAll(f, dcDeps);
+    expect(stored(f).status).toMatchObject({
+      latestVersion: 2,
+      details: { message: 'image change', causes: [{ type: 'ImageChange', imageTrigger: { from: { kind: 'DockerImage', name: 'r/web:2' } } }] },
+    });
+    expect(f.rcs.get(NS, 'app-2')?.metadata?.annotations?.[Annotations.StatusReason]).toBe('image change');
+  });
+
+  it('automatic: false waits for rollout latest, which resolves the tag and rolls out', async () => {
+    const f = newImageCluster();
+    const dcDeps = dcDepsFor(f);
+    f.dcs.put(makeDc({ image: ' ', triggers: [imageTrigger('web:latest', ['web'], undefined, false)] }));
+    await tagIntoStream(f.streamClient, NS, 'web', 'latest', { kind: 'DockerImage', name: 'r/web:1' });
+    await settleAll(f, dcDeps);
+    expect(stored(f).status?.latestVersion).toBe(0);
+    expect(image(stored(f))).toBe(' ');
+
+    f.dcs.mutate(NS, 'app', (d) => { d.metadata.annotations = { [Annotations.InstantiateRequest]: JSON.stringify({ id: 'r1', latest: true, force: true }) }; });
+    await settleAll(f, dcDeps);
+    expect(image(stored(f))).toBe('r/web:1');
+    expect(stored(f).status).toMatchObject({
+      latestVersion: 1, details: { message: 'manual change' }, lastInstantiateRequest: { id: 'r1', outcome: 'Triggered' },
+    });
+    // The trigger stays manual: moving the tag changes nothing.
+    deployerSets(f, 'app-1', 'Complete', 1);
+    await tagIntoStream(f.streamClient, NS, 'web', 'latest', { kind: 'DockerImage', name: 'r/web:2' });
+    await settleAll(f, dcDeps);
+    expect(stored(f).status?.latestVersion).toBe(1);
+    expect(image(stored(f))).toBe('r/web:1');
+  });
+
+  it('retries a conflicting DC update (stale cache) instead of losing it', async () => {
+    const f = newImageCluster();
+    f.dcs.put(makeDc({ image: ' ', triggers: [imageTrigger('web:latest', ['web'])] }));
+    f.streams.put(stream('web', [dockerTag('latest', 'r/web:1')]));
+    await syncImageTriggerKey(f, 'imagestream:ns/web');
+    f.api.failOn({ verb: 'update', resource: 'deploymentconfigs' }, conflict('deploymentconfigs', 'app'), 1);
+    await expect(syncImageTriggerKey(f, 'deploymentconfig:ns/app')).rejects.toMatchObject({ code: 409 });
+    await syncImageTriggerKey(f, 'deploymentconfig:ns/app');
+    expect(image(stored(f))).toBe('r/web:1');
+  });
+});
+
+/** A minimal event source for wiring tests. */
+class Source<T> implements EventSource<T> {
+  readonly handlers: Record<string, ((...a: T[]) => void)[]> = {};
+  on(event: string, handler: (...a: T[]) => void): void {
+    (this.handlers[event] ??= []).push(handler);
+  }
+  emit(event: 'add' | 'update' | 'delete', obj: T): void {
+    for (const h of this.handlers[event] ?? []) (event === 'update' ? h(obj, obj) : h(obj));
+  }
+}
+
+async function drain(queue: WorkQueue): Promise<string[]> {
+  const keys: string[] = [];
+  while (queue.len() > 0) {
+    const k = await queue.get();
+    if (k === undefined) break;
+    keys.push(k);
+    queue.done(k);
+  }
+  return keys.sort();
+}
+
+describe('wireImageTriggerController', () => {
+  it('requeues exactly the DCs that reference a changed stream', async () => {
+    const dcs = new Source<DeploymentConfig>();
+    const streams = new Source<ImageStream>();
+    const queue = new WorkQueue({ name: 't' });
+    wireImageTriggerController({ dcs, streams, queue });
+    const withTrigger = (name: string, tag: string): DeploymentConfig => ({ ...makeDc({ triggers: [imageTrigger(tag, ['web'])] }), metadata: { name, namespace: NS } });
+    dcs.emit('add', withTrigger('a', 'web:latest'));
+    dcs.emit('add', withTrigger('b', 'other:1'));
+    dcs.emit('add', { ...makeDc(), metadata: { name: 'plain', namespace: NS } });
+    expect(await drain(queue)).toEqual(['deploymentconfig:ns/a', 'deploymentconfig:ns/b']);
+
+    streams.emit('update', stream('web', []));
+    expect(await drain(queue)).toEqual(['deploymentconfig:ns/a', 'imagestream:ns/web']);
+    dcs.emit('update', withTrigger('b', 'web:prod'));
+    await drain(queue);
+    dcs.emit('delete', withTrigger('a', 'web:latest'));
+    streams.emit('delete', stream('web', []));
+    expect(await drain(queue)).toEqual(['deploymentconfig:ns/b']);
+    queue.shutDown();
+  });
+});

@@ -1,0 +1,102 @@
+import { describe, it, expect } from '@jest/globals';
+import { ApiError } from '../../../src/controller/errors.js';
+import { applyEntries, type ObjectApplier } from '../../../src/import/apply.js';
+import { importObjects } from '../../../src/import/pipeline.js';
+import type { ImportEntry, KubeObject } from '../../../src/import/types.js';
+
+/** A cluster that serves `served` kinds and rejects objects named in `reject` (dry run or real). */
+function fakeCluster(opts: { served?: string[]; namespaced?: Record<string, boolean>; reject?: Record<string, string>; failReal?: string[] } = {}) {
+  const served = new Set(opts.served ?? ['v1/ConfigMap', 'v1/Namespace', 'v1/Service', 'apps.openshift.io/v1/DeploymentConfig']);
+  const calls: { name: string; namespace?: unknown; dryRun: boolean }[] = [];
+  const applier: ObjectApplier = {
+    async resource(apiVersion, kind) {
+      return served.has(`${apiVersion}/${kind}`) ? { namespaced: opts.namespaced?.[kind] ?? kind !== 'Namespace' } : undefined;
+    },
+    async apply(obj: KubeObject, dryRun: boolean) {
+      const meta = obj.metadata as Record<string, unknown>;
+      const name = meta['name'] as string;
+      calls.push({ name, namespace: meta['namespace'], dryRun });
+      const reason = opts.reject?.[name];
+      if (reason) throw new ApiError(reason, 422, 'Invalid');
+      if (!dryRun && opts.failReal?.includes(name)) throw new ApiError(`configmaps "${name}" is forbidden: exceeded quota`, 403, 'Forbidden');
+      return { ...obj, metadata: { ...meta, uid: 'u' } };
+    },
+  };
+  return { applier, calls };
+}
+
+const entries = (yaml: string): ImportEntry[] => importObjects([{ source: 'in.yaml', text: yaml }], { params: new Map(), random: () => 0 }).entries;
+const cm = (name: string, ns?: string) => `---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}${ns ? `, namespace: ${ns}` : ''}}\n`;
+
+describe('applyEntries', () => {
+  it('dry-runs everything, then applies everything, into the default namespace', async () => {
+    const { applier, calls } = fakeCluster();
+    const s = await applyEntries(entries(cm('a') + cm('b')), applier, { namespace: 'team', dryRun: false });
+    expect(s.stoppedBeforeApply).toBe(false);
+    expect(s.outcomes.map((o) => o.result)).toEqual(['applied', 'applied']);
+    expect(calls).toEqual([
+      { name: 'a', namespace: 'team', dryRun: true }, { name: 'b', namespace: 'team', dryRun: true },
+      { name: 'a', namespace: 'team', dryRun: false }, { name: 'b', namespace: 'team', dryRun: false },
+    ]);
+  });
+
+  it('applies nothing when the server rejects any object, and names it', async () => {
+    const { applier, calls } = fakeCluster({ reject: { b: 'ConfigMap "b" is invalid: data[x y]: Invalid value' } });
+    const s = await applyEntries(entries(cm('a') + cm('b') + cm('c')), applier, { namespace: 'team', dryRun: false });
+    expect(s.stoppedBeforeApply).toBe(true);
+    expect(calls.every((c) => c.dryRun)).toBe(true);
+    expect(s.outcomes.map((o) => [o.entry.name, o.result, o.message])).toEqual([
+      ['a', 'not-applied', undefined],
+      ['b', 'failed', 'Error from server (Invalid): ConfigMap "b" is invalid: data[x y]: Invalid value'],
+      ['c', 'not-applied', undefined],
+    ]);
+  });
+
+  it('stops before writing when a kind is not served, but skips an ImageStream without its CRD', async () => {
+    const is = '---\napiVersion: image.openshift.io/v1\nkind: ImageStream\nmetadata: {name: web}\n';
+    const { applier, calls } = fakeCluster();
+    const ok = await applyEntries(entries(cm('a') + is), applier, { namespace: 'n', dryRun: false });
+    expect(ok.outcomes.map((o) => [o.entry.ref, o.result])).toEqual([['configmap/a', 'applied'], ['imagestream.image.openshift.io/web', 'skipped']]);
+    expect(ok.outcomes[1]?.entry.hint).toMatch(/crds\/imagestream.yaml/);
+    expect(calls.map((c) => c.name)).toEqual(['a', 'a']);
+
+    const crd = '---\napiVersion: example.com/v1\nkind: Widget\nmetadata: {name: w}\n';
+    const { applier: a2, calls: c2 } = fakeCluster();
+    const bad = await applyEntries(entries(cm('a') + crd), a2, { namespace: 'n', dryRun: false });
+    expect(bad.stoppedBeforeApply).toBe(true);
+    expect(bad.outcomes[1]?.message).toBe("the server doesn't have a resource type for apiVersion example.com/v1 kind Widget");
+    expect(c2).toEqual([]);
+  });
+
+  it('--dry-run=server never writes', async () => {
+    const { applier, calls } = fakeCluster();
+    const s = await applyEntries(entries(cm('a')), applier, { namespace: 'n', dryRun: true });
+    expect(s.outcomes.map((o) => o.result)).toEqual(['applied']);
+    expect(calls).toEqual([{ name: 'a', namespace: 'n', dryRun: true }]);
+  });
+
+  it('after validation, reports a failing object and applies the others', async () => {
+    const { applier } = fakeCluster({ failReal: ['b'] });
+    const s = await applyEntries(entries(cm('a') + cm('b') + cm('c')), applier, { namespace: 'n', dryRun: false });
+    expect(s.stoppedBeforeApply).toBe(false);
+    expect(s.outcomes.map((o) => o.result)).toEqual(['applied', 'failed', 'applied']);
+  });
+
+  it('creates a Namespace of the import first and tolerates its absence during the dry run', async () => {
+    const ns = '---\napiVersion: v1\nkind: Namespace\nmetadata: {name: fresh}\n';
+    const { applier, calls } = fakeCluster();
+    // The fake answers NotFound for objects in "fresh" during the dry run, as a real server does.
+    const inner = applier.apply;
+    applier.apply = async (obj, dryRun) => {
+      if (dryRun && (obj.metadata as Record<string, unknown>)['namespace'] === 'fresh') throw new ApiError('namespaces "fresh" not found', 404, 'NotFound');
+      return inner(obj, dryRun);
+    };
+    const text = `${cm('a')}${ns}`;
+    const es = entries(text);
+    // Template-style namespace references keep their namespace; emulate one by setting it on the object.
+    (es[0]?.object?.metadata as Record<string, unknown>)['namespace'] = 'fresh';
+    const s = await applyEntries(es, applier, { namespace: 'n', dryRun: false });
+    expect(s.outcomes.map((o) => o.result)).toEqual(['applied', 'applied']);
+    expect(calls.filter((c) => !c.dryRun).map((c) => c.name)).toEqual(['fresh', 'a']);
+  });
+});

@@ -1,0 +1,115 @@
+import { describe, it, expect } from '@jest/globals';
+import yaml from 'js-yaml';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { main } from '../../../src/cli/index.js';
+import { parseImportDryRun, runImport, type ImportDeps, type ImportOptions } from '../../../src/cli/import.js';
+import type { ObjectApplier } from '../../../src/import/apply.js';
+import { readInputs } from '../../../src/import/read.js';
+
+const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/import');
+const fx = (name: string) => path.join(dir, name);
+
+function harness(applier?: ObjectApplier) {
+  let out = '';
+  let err = '';
+  const deps: ImportDeps = {
+    out: { write: (s: string) => { out += s; } },
+    err: { write: (s: string) => { err += s; } },
+    readInputs: (files) => readInputs(files, async () => 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: from-stdin}\n'),
+    readParamFile: async () => 'APP_DOMAIN=file.example\nNAME="from-file"\n',
+    makeApplier: async () => {
+      if (!applier) throw new Error('no cluster in this test');
+      return { applier, namespace: 'ctx-ns' };
+    },
+    random: () => 0,
+  };
+  return { deps, out: () => out, err: () => err };
+}
+const opts = (o: Partial<ImportOptions>): ImportOptions => ({ files: [], params: [], apply: false, dryRun: 'none', ...o });
+
+describe('dcctl import (command)', () => {
+  it('prints only the objects on stdout and the report on stderr', async () => {
+    const h = harness();
+    expect(await runImport(opts({ files: [fx('oc-get-all-list.yaml')] }), h.deps)).toBe(0);
+    const docs = yaml.loadAll(h.out()) as { kind: string }[];
+    expect(docs.map((d) => d.kind)).toEqual(['DeploymentConfig', 'ImageStream', 'Service']);
+    expect(h.err()).toMatch(/^import: 7 object\(s\): 0 imported unchanged, 3 changed, 4 skipped\n/);
+    expect(h.err()).toMatch(/route.route.openshift.io\/web: skipped: Route/);
+  });
+
+  it('--param overrides --param-file, and -o json prints a List', async () => {
+    const h = harness();
+    const code = await runImport(opts({ files: [fx('template.yaml')], paramFile: 'p.env', params: ['NAME=from-flag'], output: 'json' }), h.deps);
+    expect(code).toBe(0);
+    const list = JSON.parse(h.out()) as { kind: string; items: { metadata: { name: string } }[] };
+    expect(list.kind).toBe('List');
+    expect(list.items.map((i) => i.metadata.name)).toEqual(['from-flag-db', 'from-flag', 'from-flag']);
+    expect(h.err()).toMatch(/template shop says:\n {4}Created from-flag with 2 replicas./);
+  });
+
+  it('bad input: every problem on stderr, nothing on stdout, exit 1', async () => {
+    const h = harness();
+    expect(await runImport(opts({ files: [fx('bad/unknown-apiversion.yaml'), fx('bad/missing-required.yaml'), fx('nope.yaml')] }), h.deps)).toBe(1);
+    expect(h.out()).toBe('');
+    expect(h.err()).toMatch(/nope.yaml: no such file or directory/);
+    expect(h.err()).toMatch(/nothing was printed or applied/);
+
+    const h2 = harness();
+    expect(await runImport(opts({ files: [fx('bad/unknown-apiversion.yaml'), fx('bad/missing-required.yaml')] }), h2.deps)).toBe(1);
+    expect(h2.err().split('\n').filter((l) => l.startsWith('error: '))).toEqual([
+      expect.stringMatching(/unknown-apiversion.yaml \(document 2\): apiVersion "extensions\/v1beta1"/),
+      expect.stringMatching(/unknown-apiversion.yaml \(document 3\): unknown kind Frobnicator/),
+      expect.stringMatching(/missing-required.yaml \(document 1, parameters\[0\]\): Template "needs-domain": parameter APP_DOMAIN is required/),
+      'error: the input was not imported: nothing was printed or applied',
+    ]);
+    expect(h2.out()).toBe('');
+  });
+
+  it('reads stdin with -f -', async () => {
+    const h = harness();
+    expect(await runImport(opts({ files: ['-'] }), h.deps)).toBe(0);
+    expect(h.out()).toBe('apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: from-stdin\n');
+  });
+
+  it('--apply prints kubectl-style results; rejection applies nothing and exits 1', async () => {
+    const written: string[] = [];
+    const applier: ObjectApplier = {
+      resource: async () => ({ namespaced: true }),
+      apply: async (obj, dryRun) => {
+        const name = (obj.metadata as { name: string }).name;
+        if (name === 'negative') throw new Error('DeploymentConfig.apps.openshift.io "negative" is invalid: spec.replicas: Invalid value: -1');
+        if (!dryRun) written.push(name);
+        return obj;
+      },
+    };
+    const ok = harness(applier);
+    expect(await runImport(opts({ files: [fx('export.json')], apply: true }), ok.deps)).toBe(0);
+    expect(ok.out()).toBe('deploymentconfig.apps.openshift.io/api serverside-applied\nservice/api serverside-applied\n');
+
+    const bad = harness(applier);
+    written.length = 0;
+    expect(await runImport(opts({ files: [fx('bad/server-rejects.yaml')], apply: true }), bad.deps)).toBe(1);
+    expect(written).toEqual([]);
+    expect(bad.out()).toBe('');
+    expect(bad.err()).toMatch(/deploymentconfig.apps.openshift.io\/negative: changed.*\n(.*\n)*    error: DeploymentConfig.apps.openshift.io "negative" is invalid: spec.replicas/);
+    expect(bad.err()).toMatch(/nothing was applied\n$/);
+  });
+
+  it('parses --dry-run like kubectl', () => {
+    expect([undefined, '', 'client', 'server', 'none'].map((v) => parseImportDryRun(v))).toEqual(['none', 'client', 'client', 'server', 'none']);
+    expect(() => parseImportDryRun('maybe')).toThrow('Invalid dry-run value (maybe)');
+  });
+
+  it('is registered in the dcctl entry point', async () => {
+    let out = '';
+    let err = '';
+    const code = await main(['import', '-f', fx('multi-doc.yaml'), '-o', 'json'], 'dcctl', { out: { write: (s: string) => { out += s; } }, err: { write: (s: string) => { err += s; } } });
+    expect(code).toBe(0);
+    expect((JSON.parse(out) as { items: unknown[] }).items).toHaveLength(3);
+    expect(err).toMatch(/rolebinding.authorization.openshift.io\/edit-team: skipped/);
+    const usage = await main(['import'], 'dcctl', { out: { write: () => undefined }, err: { write: (s: string) => { err = s; } } });
+    expect(usage).toBe(1);
+    expect(err).toMatch(/an input is required: -f FILE/);
+  });
+});

@@ -1,0 +1,151 @@
+import { describe, it, expect } from '@jest/globals';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { importObjects, type ImportInput } from '../../../src/import/pipeline.js';
+import { ImportInputError, type ImportEntry, type ImportResult, type KubeObject } from '../../../src/import/types.js';
+
+const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/import');
+const input = (name: string): ImportInput => ({ source: name, text: readFileSync(path.join(dir, name), 'utf8') });
+const run = (names: string[], params: Record<string, string> = {}): ImportResult =>
+  importObjects(names.map(input), { params: new Map(Object.entries(params)), random: () => 0 });
+const problemsOf = (fn: () => unknown): string[] => {
+  try { fn(); } catch (err) { if (err instanceof ImportInputError) return err.problems.map((p) => p.message); throw err; }
+  throw new Error('expected ImportInputError');
+};
+const entry = (r: ImportResult, ref: string): ImportEntry => {
+  const e = r.entries.find((x) => x.ref === ref);
+  if (!e) throw new Error(`no entry ${ref}: ${r.entries.map((x) => x.ref).join(', ')}`);
+  return e;
+};
+const get = (o: unknown, ...keys: (string | number)[]): unknown => keys.reduce((v: unknown, k) => (v as Record<string | number, unknown> | undefined)?.[k], o);
+
+describe('import of an `oc get -o yaml` List', () => {
+  const r = run(['oc-get-all-list.yaml']);
+
+  it('rewrites the legacy v1 DeploymentConfig and strips everything the server wrote', () => {
+    const dc = entry(r, 'deploymentconfig.apps.openshift.io/web');
+    expect(dc.outcome).toBe('changed');
+    const o = dc.object as KubeObject;
+    expect(o.apiVersion).toBe('apps.openshift.io/v1');
+    expect(o['status']).toBeUndefined();
+    expect(o.metadata).toEqual({ annotations: { 'openshift.io/generated-by': 'OpenShiftNewApp' }, labels: { app: 'web' }, name: 'web' });
+    expect(get(o, 'spec', 'triggers', 1, 'imageChangeParams')).toEqual({ automatic: true, containerNames: ['web'], from: { kind: 'ImageStreamTag', name: 'web:latest' } });
+    expect(get(o, 'spec', 'template', 'metadata')).toEqual({ labels: { app: 'web', deploymentconfig: 'web' } });
+    expect(dc.changes.join('\n')).toMatch(/apiVersion v1 → apps.openshift.io\/v1/);
+    expect(dc.changes.join('\n')).toMatch(/lastTriggeredImage/);
+  });
+
+  it('lists the DC features served differently', () => {
+    const notes = entry(r, 'deploymentconfig.apps.openshift.io/web').notes.join('\n');
+    expect(notes).toMatch(/ImageChange trigger on ImageStreamTag web:latest needs the image trigger controller.*ImageStream web is part of this import/);
+    expect(notes).toMatch(/OpenShift's internal registry/);
+    expect(notes).toMatch(/revisionHistoryLimit/);
+    expect(r.notes.join('\n')).toMatch(/TRIGGERED BY/);
+  });
+
+  it('rewrites the legacy ImageStream and drops its status and tag generations', () => {
+    const is = entry(r, 'imagestream.image.openshift.io/web');
+    expect(is.object?.apiVersion).toBe('image.openshift.io/v1');
+    expect(is.object?.['status']).toBeUndefined();
+    expect(get(is.object, 'spec', 'tags', 0)).toEqual({ name: 'latest', from: { kind: 'DockerImage', name: 'quay.io/example/web:1.0' }, importPolicy: {}, referencePolicy: { type: 'Source' } });
+  });
+
+  it('drops the allocated cluster IP of the Service', () => {
+    const svc = entry(r, 'service/web').object;
+    expect(get(svc, 'spec', 'clusterIP')).toBeUndefined();
+    expect(get(svc, 'spec', 'clusterIPs')).toBeUndefined();
+    expect(get(svc, 'spec', 'selector')).toEqual({ deploymentconfig: 'web' });
+  });
+
+  it('skips OpenShift-only kinds with a hint, and controller-owned objects', () => {
+    const route = entry(r, 'route.route.openshift.io/web');
+    expect(route).toMatchObject({ outcome: 'skipped', reason: 'Route (route.openshift.io) is served only by OpenShift' });
+    expect(route.hint).toMatch(/Ingress.*Gateway API HTTPRoute.*host web-myproject.apps.example.com to service web port 8080-tcp with TLS termination edge/);
+    expect(route.object).toBeUndefined();
+    expect(entry(r, 'buildconfig.build.openshift.io/web').hint).toMatch(/build images in CI/);
+    expect(entry(r, 'replicationcontroller/web-4').reason).toMatch(/DeploymentConfig\/web/);
+    expect(entry(r, 'pod/web-4-abcde').outcome).toBe('skipped');
+  });
+});
+
+describe('import of other export shapes', () => {
+  it('processes a Template with --param values, generated values and ${{}} numbers', () => {
+    const r = run(['template.yaml'], { APP_DOMAIN: 'apps.example.org', REPLICAS: '4' });
+    const dc = entry(r, 'deploymentconfig.apps.openshift.io/shop');
+    expect(get(dc.object, 'spec', 'replicas')).toBe(4);
+    expect(get(dc.object, 'metadata', 'labels')).toEqual({ app: 'shop', template: 'shop-shop' });
+    expect(get(dc.object, 'spec', 'template', 'spec', 'containers', 0, 'env', 0, 'value')).toBe('https://shop.apps.example.org/');
+    const secret = entry(r, 'secret/shop-db').object;
+    expect(get(secret, 'stringData')).toEqual({ username: 'user0000', password: 'aaaaaaaaaaaa' });
+    expect(get(secret, 'metadata', 'namespace')).toBeUndefined();
+    expect(r.templateMessages).toEqual([{ template: 'shop', message: 'Created shop with 4 replicas.\nThe database password is in secret shop-db.' }]);
+    expect(entry(r, 'route.route.openshift.io/shop').outcome).toBe('skipped');
+  });
+
+  it('reads multi-document YAML, skipping empty documents, and notes custom deployers and tagImages', () => {
+    const r = run(['multi-doc.yaml']);
+    expect(r.entries.map((e) => [e.ref, e.outcome, e.origin.document])).toEqual([
+      ['configmap/settings', 'changed', 1],
+      ['deploymentconfig.apps.openshift.io/worker', 'changed', 3],
+      ['deploymentconfig.apps.openshift.io/batch', 'imported', 4],
+      ['rolebinding.authorization.openshift.io/edit-team', 'skipped', 5],
+    ]);
+    expect(entry(r, 'deploymentconfig.apps.openshift.io/worker').notes.join('\n')).toMatch(/origin-deployer.*OpenShift's deployer/);
+    expect(entry(r, 'deploymentconfig.apps.openshift.io/batch').notes.join('\n')).toMatch(/recreateParams.post.tagImages/);
+    expect(entry(r, 'rolebinding.authorization.openshift.io/edit-team').hint).toMatch(/rbac.authorization.k8s.io\/v1/);
+  });
+
+  it('reads concatenated JSON objects and keeps a headless Service headless', () => {
+    const r = run(['export.json']);
+    expect(entry(r, 'deploymentconfig.apps.openshift.io/api').object?.['status']).toBeUndefined();
+    expect(get(entry(r, 'service/api').object, 'spec', 'clusterIP')).toBe('None');
+  });
+
+  it('processes a legacy v1 JSON Template with ${{}} booleans and objects', () => {
+    const r = run(['legacy-template.json']);
+    const dc = r.entries[0]?.object;
+    expect(dc?.apiVersion).toBe('apps.openshift.io/v1');
+    expect(get(dc, 'metadata', 'name')).toBe('cron-aaaaaaaa');
+    expect(get(dc, 'spec', 'paused')).toBe(true);
+    expect(get(dc, 'spec', 'template', 'spec', 'containers', 0, 'resources', 'limits')).toEqual({ cpu: '200m', memory: '128Mi' });
+  });
+});
+
+describe('bad input stops the import and names the problem', () => {
+  it('unparseable YAML', () => {
+    expect(problemsOf(() => run(['bad/unparseable.yaml']))).toEqual([expect.stringMatching(/^cannot parse YAML at line 11, column 1: missed comma/)]);
+  });
+
+  it('unknown and removed apiVersions, every one of them', () => {
+    expect(problemsOf(() => run(['bad/unknown-apiversion.yaml']))).toEqual([
+      expect.stringMatching(/apiVersion "extensions\/v1beta1" \(kind Deployment\) is no longer served by Kubernetes; use apps\/v1/),
+      expect.stringMatching(/unknown kind Frobnicator for apiVersion v1/),
+    ]);
+  });
+
+  it('a required parameter without value', () => {
+    expect(problemsOf(() => run(['bad/missing-required.yaml']))).toEqual([expect.stringContaining('parameter APP_DOMAIN is required and must be specified')]);
+  });
+
+  it('an unknown --param, or --param without a Template', () => {
+    expect(problemsOf(() => run(['template.yaml'], { APP_DOMAIN: 'x', NOPE: '1' }))).toEqual([expect.stringMatching(/^unknown parameter name "NOPE"/)]);
+    expect(problemsOf(() => run(['export.json'], { X: '1' }))).toEqual(['parameter X given, but the input has no Template']);
+  });
+
+  it('the same object twice', () => {
+    expect(problemsOf(() => run(['export.json', 'export.json']))).toEqual([
+      expect.stringMatching(/DeploymentConfig "api" is defined twice \(first at export.json \(document 1\)\)/),
+      expect.stringMatching(/Service "api" is defined twice/),
+    ]);
+  });
+
+  it('objects without kind or name', () => {
+    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {generateName: x-}\n---\napiVersion: v1\nmetadata: {name: y}\n---\n[1, 2]\n';
+    expect(problemsOf(() => importObjects([{ source: 's', text }], { params: new Map(), random: () => 0 }))).toEqual([
+      'ConfigMap has no metadata.name (generateName cannot be applied: server-side apply needs a name)',
+      'kind is missing',
+      'expected an object with apiVersion and kind, got a list',
+    ]);
+  });
+});
