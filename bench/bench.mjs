@@ -4,7 +4,7 @@
 // docs/benchmarks.png. Method: docs/benchmarks.md ("Method"). Not a test: nothing here fails on a
 // slow figure.
 //
-//   npm run bench                        # N = 10 and 100, idle figures with 1000 DCs
+//   npm run bench                        # N = 10, 100 (1000 if it fits in 15 min/side), idle 1000 DCs
 //   node bench/bench.mjs --sizes 10,100,1000 --idle 1000 --keep-cluster
 //
 // Needs the built CLI (npm run build) and the control-plane binaries (hack/local-cluster.sh install).
@@ -21,7 +21,7 @@ import { renderChart } from './chart.mjs';
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = parseArgs(process.argv.slice(2));
 const clusterDir = args['cluster-dir'] ?? '/tmp/bench-cluster';
-const sizes = (args.sizes ?? '10,100').split(',').map(Number);
+const sizes = (args.sizes ?? '10,100,1000').split(',').map(Number);
 const idleN = Number(args.idle ?? 1000);
 const replicas = 3;
 const readyDelayMs = Number(args['ready-delay-ms'] ?? 1000);

@@ -158,6 +158,20 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
         dcLister: dcInformer, rcLister: rcInformer, dcClient: instrumented.dcs, rcClient: instrumented.rcs,
         // Every line of one sync names the object it is about.
         recorder, clock: systemClock, log: dlog.child(splitKey(key)),
+        resolveImageTag: imageTriggers ? tagResolverFor((n, name) => streamInformer.get(n, name)) : undefined,
+      }, key)),
+    }));
+  }
+  if (imageTriggers) {
+    const queue = new WorkQueue({ name: 'imagetrigger', metrics: metrics.queue('imagetrigger') });
+    const ilog = log.child({ controller: 'imagetrigger' });
+    wireImageTriggerController({ dcs: dcInformer, streams: streamInformer, streamLister: streamInformer, queue });
+    controllers.push(new Controller({
+      // OpenShift retries trigger updates forever (capped backoff): a DC must never stay stale.
+      name: 'imagetrigger', queue, workers: opts.workers, log, maxRetries: Number.POSITIVE_INFINITY,
+      sync: timed('imagetrigger', (key) => syncImageTriggerKey({
+        dcLister: dcInformer, streamLister: streamInformer, dcClient: instrumented.dcs, streamClient: instrumented.streams,
+        clock: systemClock, log: ilog,
       }, key)),
     }));
   }

@@ -111,7 +111,9 @@ export async function runImport(opts: ImportOptions, deps: ImportDeps): Promise<
   return 0;
 }
 
-interface ImportArgs { namespace?: string; context?: string; kubeconfig?: string; filename: string[]; param: string[]; paramFile?: string; output?: OutputFormat; apply: boolean; dryRun?: string }
+interface ImportArgs { namespace?: string; context?: string; kubeconfig?: string; filename: string | string[]; param?: string | string[]; paramFile?: string; output?: OutputFormat; apply: boolean; dryRun?: string }
+
+const listOf = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
 /** `run` of src/cli/index.ts: turns a command function into a yargs handler that records the exit code. */
 export type CommandRunner = <A extends { namespace?: string; context?: string; kubeconfig?: string }>(
@@ -132,16 +134,19 @@ export function importCommand(streams: OutputStreams, run: CommandRunner, deps: 
   return {
     command: 'import',
     describe: 'Convert OpenShift exports (Lists, Templates, legacy v1 objects) into objects this project accepts; print or apply them',
-    builder: (y: Argv<object>) => y
-      .option('filename', { alias: 'f', type: 'string', array: true, demandOption: 'an input is required: -f FILE, -f DIR or -f -', describe: 'File, directory or - (stdin) to import; repeatable' })
-      .option('param', { alias: 'p', type: 'string', array: true, default: [] as string[], describe: 'Template parameter NAME=value; repeatable; overrides --param-file' })
+    // dcctl makes a repeated flag override the earlier one (kubectl style); -f and --param are
+    // meant to repeat, as with oc and kubectl.
+    builder: (y: Argv<object>) => y.parserConfiguration({ 'duplicate-arguments-array': true })
+      // Not `array: true`: yargs would then refuse `-f -`; repeated flags still collect (above).
+      .option('filename', { alias: 'f', type: 'string', demandOption: 'an input is required: -f FILE, -f DIR or -f -', describe: 'File, directory or - (stdin) to import; repeatable' })
+      .option('param', { alias: 'p', type: 'string', describe: 'Template parameter NAME=value; repeatable; overrides --param-file' })
       .option('param-file', { type: 'string', describe: 'File of NAME=value lines for template parameters' })
       .option('output', { alias: 'o', type: 'string', choices: ['yaml', 'json'] as const, describe: 'Print the objects as yaml (default) or json' })
       .option('apply', { type: 'boolean', default: false, describe: 'Apply the objects (server-side apply) to the cluster' })
       .option('dry-run', { type: 'string', describe: 'none|client|server: server validates on the server without persisting' })
       .epilogue(epilogue) as unknown as Argv<ImportArgs>,
     handler: run<ImportArgs>((a) => runImport({
-      files: a.filename, params: a.param, paramFile: a.paramFile, output: a.output, apply: a.apply,
+      files: listOf(a.filename), params: listOf(a.param), paramFile: a.paramFile, output: a.output, apply: a.apply,
       dryRun: parseImportDryRun(a.dryRun), namespace: a.namespace, context: a.context, kubeconfig: a.kubeconfig,
     }, deps)),
   };

@@ -113,7 +113,8 @@ function parseJsonValue(slice: string, whole: string, offset: number): unknown {
     return JSON.parse(slice);
   } catch (err) {
     const pos = /position (\d+)/.exec((err as Error).message);
-    const where = pos ? ` at ${lineCol(whole, offset + Number(pos[1]))}` : '';
+    // Newer V8 messages carry no position; the object's start still locates the problem.
+    const where = pos ? ` at ${lineCol(whole, offset + Number(pos[1]))}` : ` in the object starting at ${lineCol(whole, offset)}`;
     throw new SyntaxError(`invalid JSON${where}: ${(err as Error).message}`);
   }
 }

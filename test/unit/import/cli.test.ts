@@ -108,6 +108,11 @@ describe('dcctl import (command)', () => {
     expect(code).toBe(0);
     expect((JSON.parse(out) as { items: unknown[] }).items).toHaveLength(3);
     expect(err).toMatch(/rolebinding.authorization.openshift.io\/edit-team: skipped/);
+    // -f and --param repeat (dcctl otherwise lets a repeated flag override the earlier one).
+    out = '';
+    expect(await main(['import', '-f', fx('template.yaml'), '-f', fx('export.json'), '--param', 'APP_DOMAIN=a.example', '-p', 'NAME=twice', '-o', 'json'], 'dcctl',
+      { out: { write: (s: string) => { out += s; } }, err: { write: () => undefined } })).toBe(0);
+    expect((JSON.parse(out) as { items: { metadata: { name: string } }[] }).items.map((i) => i.metadata.name)).toEqual(['twice-db', 'twice', 'twice', 'api', 'api']);
     const usage = await main(['import'], 'dcctl', { out: { write: () => undefined }, err: { write: (s: string) => { err = s; } } });
     expect(usage).toBe(1);
     expect(err).toMatch(/an input is required: -f FILE/);

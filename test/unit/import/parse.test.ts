@@ -1,0 +1,20 @@
+import { describe, it, expect } from '@jest/globals';
+import { decodeDocuments } from '../../../src/import/parse.js';
+
+describe('decodeDocuments', () => {
+  it('expands typed lists, filling the kind and apiVersion the API leaves out of items', () => {
+    const d = decodeDocuments('apiVersion: apps.openshift.io/v1\nkind: DeploymentConfigList\nitems:\n- metadata: {name: a}\n', 'l.yaml');
+    expect(d.objects).toEqual([{ object: { apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', metadata: { name: 'a' } }, origin: { source: 'l.yaml', document: 1, path: 'items[0]' } }]);
+  });
+
+  it('keeps timestamps as strings and honours merge keys', () => {
+    const d = decodeDocuments('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, creationTimestamp: 2024-01-01T00:00:00Z}\nbase: &b {x: "1"}\ndata:\n  <<: *b\n  y: "2"\n', 's');
+    expect(d.objects[0]?.object).toMatchObject({ metadata: { creationTimestamp: '2024-01-01T00:00:00Z' }, data: { x: '1', y: '2' } });
+  });
+
+  it('reports JSON and YAML syntax errors with their position, and duplicate keys', () => {
+    expect(decodeDocuments('{"a": 1}\n{"b": }', 'x.json').problems[0]?.message).toMatch(/^cannot parse JSON: invalid JSON (at|in the object starting at) line 2, column \d+/);
+    expect(decodeDocuments('{"a": 1', 'x.json').problems[0]?.message).toMatch(/unbalanced/);
+    expect(decodeDocuments('a: 1\na: 2\n', 'x.yaml').problems[0]?.message).toBe('cannot parse YAML at line 2, column 1: duplicated mapping key');
+  });
+});
