@@ -79,6 +79,11 @@ export const ConditionReason = {
   DeploymentConfigResumed: 'DeploymentConfigResumed',
   /** Not OpenShift's: set while an initial rollout waits for ImageChange triggers to resolve. */
   WaitingForImages: 'WaitingForImages',
+  /**
+   * Not OpenShift's: ReplicaFailure=True while the latest RC carries annotations the controller
+   * cannot read (e.g. a truncated encoded config). OpenShift retries such a DC silently.
+   */
+  InvalidReplicationController: 'InvalidReplicationController',
 } as const;
 
 export const Defaults = {

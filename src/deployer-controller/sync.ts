@@ -5,8 +5,8 @@
  */
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { Annotations, CancelledTrue, Labels, Phase, StatusReasons } from '../apis/constants.js';
-import { decodeDeploymentConfig } from '../apis/encoded.js';
+import { Annotations, CancelledTrue, ConditionReason, Labels, Phase, StatusReasons } from '../apis/constants.js';
+import { DecodeError, decodeDeploymentConfig } from '../apis/encoded.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { ActionableError, FatalError, RetriableError, isConflict, isNotFound } from '../controller/errors.js';
 import type {
@@ -46,7 +46,15 @@ export async function syncDeployment(deps: DeployerSyncDeps, key: string, willBe
   const { namespace, name } = splitKey(key);
   const cached = deps.rcLister.get(namespace, name);
   if (!cached) return;
-  await handleDeployment(deps, structuredClone(cached), willBeDropped);
+  try {
+    await handleDeployment(deps, structuredClone(cached), willBeDropped);
+  } catch (err) {
+    // An RC whose encoded config cannot be read is retried like OpenShift does, but visibly.
+    if (err instanceof DecodeError) {
+      deps.recorder.event(cached, 'Warning', ConditionReason.InvalidReplicationController, `Cannot read this rollout's configuration: ${err.message}`);
+    }
+    throw err;
+  }
 }
 
 /**

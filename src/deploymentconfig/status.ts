@@ -2,6 +2,7 @@
  * `calculateStatus` / `updateStatus` (§3.10). The status is computed purely and written only when
  * it differs, so an unchanged DC produces no write (and no watch event, and no hot loop).
  */
+import { ConditionReason, ConditionType } from '../apis/constants.js';
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import type { DeploymentCondition, DeploymentConfig, DeploymentConfigStatus } from '../apis/deploymentconfig.js';
 import type { DeploymentConfigClient } from '../controller/ports.js';
@@ -37,6 +38,12 @@ export function calculateStatus(
   if (previous.lastInstantiateRequest !== undefined) status.lastInstantiateRequest = structuredClone(previous.lastInstantiateRequest);
 
   updateConditions(dc, status, latest, now);
+  // The invalid-RC condition describes the current sync only: once a sync gets past the RC
+  // (it was fixed or replaced), it goes away.
+  if (!additional.some((c) => c.type === ConditionType.ReplicaFailure)) {
+    status.conditions = status.conditions.filter(
+      (c) => !(c.type === ConditionType.ReplicaFailure && c.reason === ConditionReason.InvalidReplicationController));
+  }
   for (const cond of additional) setCondition(status, cond);
   return status;
 }

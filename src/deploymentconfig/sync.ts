@@ -6,7 +6,7 @@ import type { V1ReplicationController } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { ConditionReason, ConditionType } from '../apis/constants.js';
 import type { DeploymentConfig, InstantiateRequest } from '../apis/deploymentconfig.js';
-import { decodeDeploymentConfig } from '../apis/encoded.js';
+import { DecodeError, decodeDeploymentConfig } from '../apis/encoded.js';
 import { isAlreadyExists, RetriableError } from '../controller/errors.js';
 import type {
   Clock, DeploymentConfigClient, EventRecorder, Lister, ReplicationControllerClient,
@@ -123,6 +123,15 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
   try {
     decision = triggerActivated(copy, latestExists, latestExists ? candidate : undefined);
   } catch (err) {
+    if (err instanceof DecodeError && candidate) {
+      // Surface it where users look (events, conditions), then keep retrying: someone may fix
+      // the annotation, and every other DC keeps being served meanwhile.
+      const message = `replication controller "${candidate.metadata?.name}" cannot be read: ${err.message}`;
+      deps.recorder.event(dc, 'Warning', ConditionReason.InvalidReplicationController, message);
+      await updateStatus(deps, dc, existing, false, [
+        newCondition(ConditionType.ReplicaFailure, 'True', ConditionReason.InvalidReplicationController, message, deps.clock.now()),
+      ]);
+    }
     throw new RetriableError(`triggerActivated failed: ${errMessage(err)}`, { cause: err });
   }
   if (decision.skip) {

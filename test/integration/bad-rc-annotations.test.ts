@@ -1,0 +1,94 @@
+/**
+ * What admission cannot see: RC annotations corrupted after the fact (by hand, by a script, by a
+ * bad restore). Each case must leave the controller running and serving every other DC; an
+ * unreadable encoded config must show up as a Warning event and a ReplicaFailure condition.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { apis, createNamespace, deleteNamespace, kubectl, startController, waitFor, type ControllerProcess } from '../support/kube.js';
+
+const { core, custom } = apis();
+const group = 'apps.openshift.io';
+let ns: string;
+let controller: ControllerProcess;
+
+const dc = (name: string, replicas = 1) => ({
+  apiVersion: `${group}/v1`,
+  kind: 'DeploymentConfig',
+  metadata: { name },
+  spec: {
+    replicas,
+    selector: { app: name },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [{ name: 'app', image: 'registry.local/app:1' }] } },
+  },
+});
+const getDc = (name: string) => custom.getNamespacedCustomObject({ group, version: 'v1', namespace: ns, plural: 'deploymentconfigs', name });
+const phaseOf = async (rc: string) => (await core.readNamespacedReplicationController({ name: rc, namespace: ns })).metadata?.annotations?.['openshift.io/deployment.phase'];
+const annotate = (rc: string, kv: string) => kubectl(['-n', ns, 'annotate', '--overwrite', `rc/${rc}`, kv]);
+
+/** The corpus: annotation values a person or a broken tool could leave on a DC's RC. */
+const corpus: { name: string; value: (encoded: string) => string; key: string; readable: boolean }[] = [
+  { name: 'truncated encoded config', key: 'openshift.io/encoded-deployment-config', value: (e) => e.slice(0, Math.floor(e.length / 2)), readable: false },
+  { name: 'encoded config that is not JSON', key: 'openshift.io/encoded-deployment-config', value: () => 'not json at all', readable: false },
+  { name: 'encoded config of another kind', key: 'openshift.io/encoded-deployment-config', value: () => '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"x"}}', readable: false },
+  { name: 'encoded config JSON null', key: 'openshift.io/encoded-deployment-config', value: () => 'null', readable: false },
+  { name: 'non-integer version', key: 'openshift.io/deployment-config.latest-version', value: () => 'one', readable: true },
+  { name: 'negative version', key: 'openshift.io/deployment-config.latest-version', value: () => '-7', readable: true },
+  { name: 'huge version', key: 'openshift.io/deployment-config.latest-version', value: () => '99999999999999999999999', readable: true },
+  { name: 'unknown phase', key: 'openshift.io/deployment.phase', value: () => 'Exploded', readable: true },
+  { name: 'non-integer desired replicas', key: 'kubectl.kubernetes.io/desired-replicas', value: () => 'many', readable: true },
+  { name: 'cancelled with an odd value', key: 'openshift.io/deployment.cancelled', value: () => 'maybe', readable: true },
+];
+
+beforeAll(async () => {
+  ns = await createNamespace('badrc');
+  controller = startController(ns);
+  await custom.createNamespacedCustomObject({ group, version: 'v1', namespace: ns, plural: 'deploymentconfigs', body: dc('healthy') });
+  await waitFor('healthy-1 Complete', async () => (await phaseOf('healthy-1')) === 'Complete');
+});
+afterAll(async () => {
+  await controller?.stop();
+  await deleteNamespace(ns);
+});
+
+describe('corrupted RC annotations', () => {
+  let replicas = 1;
+  it.each(corpus)('$name: the controller keeps running and serves other DCs', async ({ name, key, value, readable }) => {
+    const victim = `v-${corpus.findIndex((c) => c.name === name)}`;
+    await custom.createNamespacedCustomObject({ group, version: 'v1', namespace: ns, plural: 'deploymentconfigs', body: dc(victim) });
+    await waitFor(`${victim}-1 Complete`, async () => (await phaseOf(`${victim}-1`)) === 'Complete');
+    const rc = await core.readNamespacedReplicationController({ name: `${victim}-1`, namespace: ns });
+    annotate(`${victim}-1`, `${key}=${value(rc.metadata?.annotations?.['openshift.io/encoded-deployment-config'] ?? '')}`);
+    // Make the victim's controller look at it: scale it (a spec change, no new rollout).
+    kubectl(['-n', ns, 'scale', `dc/${victim}`, '--replicas=2']);
+
+    if (!readable) {
+      const cond = await waitFor(`${victim} ReplicaFailure condition`, async () => {
+        const d = await getDc(victim);
+        return (d.status?.conditions as { type: string; status: string; reason: string; message: string }[] | undefined)
+          ?.find((c) => c.type === 'ReplicaFailure' && c.status === 'True');
+      });
+      expect(cond.reason).toBe('InvalidReplicationController');
+      expect(cond.message).toContain(`replication controller "${victim}-1" cannot be read`);
+      const events = (await core.listNamespacedEvent({ namespace: ns, fieldSelector: `involvedObject.name=${victim}` })).items;
+      expect(events.some((e) => e.type === 'Warning' && e.reason === 'InvalidReplicationController')).toBe(true);
+    }
+
+    // Every other DC is still served: scaling the healthy DC reaches its RC.
+    replicas += 1;
+    kubectl(['-n', ns, 'scale', 'dc/healthy', `--replicas=${replicas}`]);
+    await waitFor(`healthy-1 scaled to ${replicas}`, async () =>
+      (await core.readNamespacedReplicationController({ name: 'healthy-1', namespace: ns })).spec?.replicas === replicas);
+    expect(controller.child.exitCode).toBeNull();
+    expect(controller.output()).not.toMatch(/TypeError|ReferenceError|Unhandled|uncaught/i);
+  });
+
+  it('clears the condition once the RC is readable again', async () => {
+    const victim = 'v-0';
+    const good = JSON.stringify({ ...dc(victim), metadata: { name: victim, namespace: ns } });
+    annotate(`${victim}-1`, `openshift.io/encoded-deployment-config=${good}`);
+    await waitFor('ReplicaFailure cleared', async () => {
+      const d = await getDc(victim);
+      return !(d.status?.conditions as { type: string }[] | undefined)?.some((c) => c.type === 'ReplicaFailure');
+    });
+  });
+});
