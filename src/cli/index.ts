@@ -124,6 +124,7 @@ export async function main(argv: string[], scriptName = 'dcctl', overrides: Part
       .demandCommand(1, 'a rollout verb is required: latest, undo, cancel, retry, pause, resume, history or status'))
     .command('tag <source> <targets..>', 'Point ImageStream tags at an image (creates the streams if needed)', tagBuilder, run<TagArgs>((a) => runTag(a, { source: a.source, targets: a.targets, sourceKind: a.sourceKind, referencePolicy: a.referencePolicy }, streams)))
     .command('controller', 'Run the DeploymentConfig, deployer and image trigger controllers', (c) => c
+      .option('namespace', { type: 'string', describe: 'Watch only this namespace (default: all namespaces)' })
       .option('workers', { type: 'number', default: 5, describe: 'Concurrent syncs per controller' })
       .option('deployer-image', { type: 'string', describe: 'Image of deployer pods' })
       .option('deployer-command', { type: 'string', describe: 'Command of deployer pods (JSON array or words)' })
