@@ -83,8 +83,19 @@ const pidOf = (name) => Number(readFileSync(path.join(clusterDir, `${name}.pid`)
 ensureCluster();
 const kubeconfig = path.join(clusterDir, 'admin.kubeconfig');
 process.env.KUBECONFIG = kubeconfig;
-execFileSync('kubectl', ['apply', '--server-side', '--force-conflicts', '-f', path.join(repo, 'crds/deploymentconfig.yaml'), '-f', path.join(repo, 'deploy/rbac-deployer.yaml')], { stdio: 'ignore' });
-execFileSync('kubectl', ['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], { stdio: 'ignore' });
+// Every CRD the controller watches (DeploymentConfig, ImageStream), as the install manifests do.
+for (const f of ['crds/deploymentconfig.yaml', 'crds/imagestream.yaml', 'deploy/rbac-deployer.yaml']) {
+  if (existsSync(path.join(repo, f))) execFileSync('kubectl', ['apply', '--server-side', '--force-conflicts', '-f', path.join(repo, f)], { stdio: 'ignore' });
+}
+for (let i = 0; ; i++) {
+  try {
+    execFileSync('kubectl', ['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], { stdio: 'ignore' });
+    break;
+  } catch (err) {
+    if (i >= 10) throw err; // a CRD without status yet makes `kubectl wait` fail at once
+    await sleep(500);
+  }
+}
 const kc = new KubeConfig();
 kc.loadFromFile(kubeconfig);
 const core = kc.makeApiClient(CoreV1Api);

@@ -234,8 +234,13 @@ export function killGraceSeconds(pod) {
  * 'start': bound, Pending, not deleting, not handled; 'orphaned': Running but not ours (a
  * previous kubelet ran it); 'ignore' otherwise.
  */
+/** Pods carrying this annotation with value "true" are never run. */
+export const IgnoreAnnotation = 'process-kubelet.dcctl.io/ignore';
+
 export function podAction(pod, known) {
   if (pod.metadata?.deletionTimestamp) return 'ignore';
+  // Lets a test keep a deployer-labelled pod to itself (it reports the status by hand).
+  if (pod.metadata?.annotations?.[IgnoreAnnotation] === 'true') return 'ignore';
   if (known.has(pod.metadata?.uid)) return 'ignore';
   if (!pod.spec?.nodeName) return 'ignore';
   const phase = pod.status?.phase ?? 'Pending';

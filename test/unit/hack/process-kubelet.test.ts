@@ -271,3 +271,11 @@ describe('status bodies', () => {
     expect(status.containerStatuses?.[0]?.state?.terminated).toMatchObject({ exitCode: 128, message: 'no token' });
   });
 });
+
+describe('podAction opt-out', () => {
+  it('never starts a pod annotated process-kubelet.dcctl.io/ignore=true', () => {
+    const pod = { metadata: { uid: 'u1', annotations: { 'process-kubelet.dcctl.io/ignore': 'true' } }, spec: { nodeName: 'kwok-node-0', containers: [] }, status: { phase: 'Pending' } } as V1Pod;
+    expect(podAction(pod, new Set())).toBe('ignore');
+    expect(podAction({ ...pod, metadata: { uid: 'u2' } }, new Set())).toBe('start');
+  });
+});
