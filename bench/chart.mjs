@@ -52,7 +52,7 @@ export function renderChart(results, svgFile, pngFile) {
   const els = [
     `<rect width="${W}" height="${H}" fill="#fff"/>`,
     `<text x="${W / 2}" y="26" text-anchor="middle" font-size="18" font-weight="bold">DeploymentConfig (dcctl) vs Deployment (kube-controller-manager), 3 replicas each</text>`,
-    `<rect x="${W - 250}" y="40" width="12" height="12" fill="#c0392b"/><text x="${W - 232}" y="51" font-size="12">DeploymentConfig</text>`,
+    `<rect x="${W - 290}" y="40" width="12" height="12" fill="#c0392b"/><text x="${W - 272}" y="51" font-size="12">DeploymentConfig</text>`,
     `<rect x="${W - 120}" y="40" width="12" height="12" fill="#2471a3"/><text x="${W - 102}" y="51" font-size="12">Deployment</text>`,
     ...panel({ x: 40, y: 60, w: 540, h: 270, title: 'Time until all rolled out', unit: 'seconds', groups: timeGroups }),
     ...panel({ x: 640, y: 60, w: 320, h: 270, title: 'Median per-object update rollout', unit: 'seconds', groups: p50Groups }),

@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-import { main } from '../dist/cli/index.js';
+import { main } from '../dist/dcctl.mjs';
 process.exitCode = await main(process.argv.slice(2));

@@ -85,6 +85,7 @@ function acquireSlot(run) {
 function releaseSlot() {
   const next = waitingPods.shift();
   if (next) {
+    log(`${next.run.key}: got a pod process slot`);
     next.run.wake = () => {};
     next.grant(true);
     return;

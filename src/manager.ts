@@ -212,7 +212,9 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
       if (url.startsWith('/readyz')) {
         // A standby replica is ready (it serves probes and waits for the lease); a leader is
         // ready once its caches have synced.
-        const ok = !elector?.isLeader() || ready;
+        // Without leader election there is no standby state: ready only once the caches synced
+        // (an informer that cannot list, e.g. a missing CRD, must not look healthy).
+        const ok = elector ? !elector.isLeader() || ready : ready;
         res.writeHead(ok ? 200 : 503).end(ok ? 'ok' : 'caches not synced');
         return;
       }

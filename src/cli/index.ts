@@ -37,17 +37,13 @@ export interface CliDeps extends OutputStreams {
   readonly env: NodeJS.ProcessEnv;
 }
 
-// Non-literal specifiers: these modules belong to other parts of the program and are loaded only
-// by the commands that need them, keeping rollout verbs free of controller dependencies.
-const managerModule: string = '../manager.js';
-const deployerModule: string = '../deployer/command.js';
-
 const defaultDeps: CliDeps = {
   out: process.stdout,
   err: process.stderr,
   makeContext: makeKubeContext,
-  loadManager: async () => (await import(managerModule)) as ManagerModule,
-  loadDeployer: async () => (await import(deployerModule)) as DeployerModule,
+  // Loaded only by the commands that need them, so rollout verbs start without controller code.
+  loadManager: async () => (await import('../manager.js')) as ManagerModule,
+  loadDeployer: async () => (await import('../deployer/command.js')) as DeployerModule,
   env: process.env,
 };
 

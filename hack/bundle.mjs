@@ -1,0 +1,23 @@
+// Bundles the compiled CLI (dist/cli/index.js and everything it loads) into one ESM file,
+// dist/dcctl.mjs. Why: every rollout starts a deployer process; loading thousands of small
+// modules (mostly @kubernetes/client-node's generated API) cost ~0.8 s CPU and ~120 MiB per
+// process, the bundle ~0.15 s and ~70 MiB. pino stays external: its transports (pino-pretty)
+// run in worker threads that resolve files next to pino itself.
+import { build } from 'esbuild';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+await build({
+  entryPoints: [path.join(repo, 'dist/cli/index.js')],
+  outfile: path.join(repo, 'dist/dcctl.mjs'),
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  external: ['pino', 'pino-pretty', 'thread-stream'],
+  // CommonJS dependencies inside an ESM bundle still call require().
+  banner: { js: "import { createRequire as __dcctlCreateRequire } from 'node:module'; const require = __dcctlCreateRequire(import.meta.url);" },
+  legalComments: 'none',
+  logLevel: 'warning',
+});
