@@ -96,6 +96,13 @@ export class InvariantWatcher {
     const list = resource === 'pods'
       ? await core.listNamespacedPod({ namespace: this.namespace })
       : await core.listNamespacedReplicationController({ namespace: this.namespace });
+    // A relist after a broken watch must forget objects deleted meanwhile, or a pod that vanished
+    // during the outage would still count as running.
+    const listed = new Set(list.items.map((i) => i.metadata?.name ?? ''));
+    const known = resource === 'pods' ? this.pods : this.rcs;
+    for (const [name, obj] of [...known]) {
+      if (!listed.has(name)) this.handle(resource, 'DELETED', obj);
+    }
     for (const item of list.items) this.handle(resource, 'ADDED', item);
     const restart = () => {
       if (this.stopped) return;
