@@ -6,11 +6,9 @@
  */
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { CoordinationV1Api, type V1Lease } from '@kubernetes/client-node';
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import path from 'node:path';
 import { DcClient, dcManifest, phaseOf, shHook } from '../support/dc.js';
-import { createNamespace, deleteNamespace, kubeConfig, repoDir, waitFor, type ControllerProcess } from '../support/kube.js';
+import { createNamespace, deleteNamespace, kubeConfig, startController, waitFor, type ControllerProcess } from '../support/kube.js';
 
 const LeaseName = 'deploymentconfig-controller';
 const coordination = kubeConfig().makeApiClient(CoordinationV1Api);
@@ -40,41 +38,9 @@ interface Replica {
 const started: ControllerProcess[] = [];
 const namespaces: string[] = [];
 
-/**
- * `dcctl controller` with exactly `args` (startController's fixed `--metrics-bind-address=0`
- * cannot be overridden: yargs turns a repeated string flag into an array).
- */
-function spawnController(args: string[]): ControllerProcess {
-  const child = spawn(process.execPath, [path.join(repoDir, 'bin/dcctl.js'), 'controller', '--deployer-image=dcctl:local', ...args],
-    { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const keep = (d: Buffer) => { out = (out + d.toString()).slice(-500_000); };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const done = () => child.exitCode !== null || child.signalCode !== null;
-  return {
-    child,
-    output: () => out,
-    async stop() {
-      if (done()) return child.exitCode;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
-    async kill() {
-      if (done()) return;
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
-}
-
 async function startReplica(ns: string): Promise<Replica> {
   const port = await freePort();
-  const proc = spawnController(['--namespace', ns, '--leader-elect=true', '--leader-election-namespace', ns, `--metrics-bind-address=127.0.0.1:${port}`]);
+  const proc = startController(ns, ['--leader-elect=true', '--leader-election-namespace', ns, `--metrics-bind-address=127.0.0.1:${port}`]);
   started.push(proc);
   const records = () => proc.output().split('\n').flatMap((line) => {
     try {

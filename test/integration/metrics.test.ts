@@ -4,12 +4,11 @@
  * and version — from a real `dcctl controller` after real rollouts. Needs `npm run build`.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { DcClient, dcManifest, shHook } from '../support/dc.js';
-import { createNamespace, deleteNamespace, repoDir, waitFor, type ControllerProcess } from '../support/kube.js';
+import { createNamespace, deleteNamespace, repoDir, startController, waitFor, type ControllerProcess } from '../support/kube.js';
 
 /** A TCP port that was free a moment ago. */
 function freePort(): Promise<number> {
@@ -21,37 +20,6 @@ function freePort(): Promise<number> {
       srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
     });
   });
-}
-
-/**
- * `dcctl controller` with exactly `args` (startController's fixed `--metrics-bind-address=0`
- * cannot be overridden: yargs turns a repeated string flag into an array).
- */
-function spawnController(args: string[]): ControllerProcess {
-  const child = spawn(process.execPath, [path.join(repoDir, 'bin/dcctl.js'), 'controller', '--deployer-image=dcctl:local', ...args],
-    { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => { out += d.toString(); });
-  child.stderr?.on('data', (d: Buffer) => { out += d.toString(); });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const done = () => child.exitCode !== null || child.signalCode !== null;
-  return {
-    child,
-    output: () => out,
-    async stop() {
-      if (done()) return child.exitCode;
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
-    async kill() {
-      if (done()) return;
-      child.kill('SIGKILL');
-      await exited;
-    },
-  };
 }
 
 /** Value of the first sample of `name` whose labels include `labels`; undefined if none. */
@@ -74,7 +42,7 @@ const base = () => `http://127.0.0.1:${port}`;
 beforeAll(async () => {
   ns = await createNamespace('metrics');
   port = await freePort();
-  controller = spawnController(['--namespace', ns, '--leader-elect=false', `--metrics-bind-address=127.0.0.1:${port}`, '--log-level=debug']);
+  controller = startController(ns, [`--metrics-bind-address=127.0.0.1:${port}`, '--log-level=debug']);
 });
 
 afterAll(async () => {

@@ -28,7 +28,34 @@ export default async function globalSetup() {
   process.env.KUBECONFIG = kubeconfig;
   const crdDir = path.join(repo, 'crds');
   if (existsSync(crdDir) && process.env.DCCTL_TEST_SKIP_CRDS !== '1') {
-    execFileSync('kubectl', ['apply', '--server-side', '--force-conflicts', '-f', path.join(crdDir, 'deploymentconfig.yaml'), '-f', path.join(crdDir, 'imagestream.yaml'), '-f', path.join(repo, 'deploy/rbac-deployer.yaml')], { stdio: ['ignore', 'ignore', 'inherit'] });
-    execFileSync('kubectl', ['wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], { stdio: ['ignore', 'ignore', 'inherit'] });
+    try {
+      execFileSync('kubectl', ['apply', '--server-side', '--force-conflicts',
+        '-f', path.join(crdDir, 'deploymentconfig.yaml'), '-f', path.join(crdDir, 'imagestream.yaml'),
+        '-f', path.join(repo, 'deploy/rbac-deployer.yaml')], { stdio: ['ignore', 'ignore', 'inherit'] });
+      await waitForEstablished(['deploymentconfigs.apps.openshift.io', 'imagestreams.image.openshift.io']);
+    } catch (err) {
+      // Setup failures skip the teardown: stop what this setup started before giving up.
+      if (globalThis.__LOCAL_CLUSTER_STARTED__) execFileSync('bash', [script, 'down'], { stdio: 'inherit', env: process.env });
+      throw err;
+    }
+  }
+}
+
+/**
+ * Polls until every CRD reports Established. (`kubectl wait` fails at once on a CRD whose
+ * status has no conditions yet, which is the state right after it is created.)
+ */
+async function waitForEstablished(names, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (const name of names) {
+    for (;;) {
+      let status = '';
+      try {
+        status = execFileSync('kubectl', ['get', 'crd', name, '-o', 'jsonpath={.status.conditions[?(@.type=="Established")].status}'], { encoding: 'utf8' });
+      } catch { /* not visible yet */ }
+      if (status.trim() === 'True') break;
+      if (Date.now() > deadline) throw new Error(`CRD ${name} not Established after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
   }
 }

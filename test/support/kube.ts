@@ -97,7 +97,7 @@ export function startController(namespace: string, extraArgs: string[] = []): Co
     '--metrics-bind-address=0', '--deployer-image=dcctl:local', ...extraArgs];
   const child = spawn(process.execPath, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
-  const keep = (d: Buffer) => { out = (out + d.toString()).slice(-200_000); };
+  const keep = (d: Buffer) => { out = (out + d.toString()).slice(-500_000); };
   child.stdout?.on('data', keep);
   child.stderr?.on('data', keep);
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
