@@ -150,6 +150,8 @@ describe('DeploymentConfig controller', () => {
     await waitPhase('adopt-2', 'Complete');
     await custom.deleteNamespacedCustomObject({ group, version, namespace: ns, plural, name: 'adopt', propagationPolicy: 'Orphan' });
     await waitFor('RCs orphaned', async () => (await rcsOf('adopt')).every((r) => (r.metadata?.ownerReferences ?? []).length === 0));
+    // The orphan finalizer removes the owner references before the DC itself is gone.
+    await waitFor('DC deleted', async () => getDc('adopt').then(() => false, () => true));
     const again = await createDc(dcManifest('adopt', { replicas: 1, image: 'registry.local/app:2' }));
     const dc = await waitFor('latestVersion restored to 2', async () => {
       const d = await getDc('adopt');
