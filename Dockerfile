@@ -11,6 +11,7 @@ WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
+COPY hack/bundle.mjs ./hack/bundle.mjs
 COPY src ./src
 RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
