@@ -76,7 +76,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
   const ns = opts.namespace;
   const resyncSeconds = opts.resyncSeconds ?? DefaultResyncSeconds;
   if (!Number.isFinite(resyncSeconds) || resyncSeconds < 1) throw new Error(`invalid --resync-period ${resyncSeconds}: want seconds >= 1`);
-  const ResyncMs = resyncSeconds * 1000;
+  const resyncMs = resyncSeconds * 1000;
   const identity = `${hostname()}_${randomUUID()}`;
 
   const dcPath = ns ? `/apis/${Group}/${Version}/namespaces/${ns}/${Plural}` : `/apis/${Group}/${Version}/${Plural}`;
@@ -85,7 +85,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     list: async () => (ns
       ? clients.customObjects.listNamespacedCustomObject({ group: Group, version: Version, namespace: ns, plural: Plural })
       : clients.customObjects.listClusterCustomObject({ group: Group, version: Version, plural: Plural })) as Promise<ListResult<DeploymentConfig & KubernetesObject>>,
-    resyncMs: ResyncMs,
+    resyncMs,
     log: log.child({ informer: 'deploymentconfigs' }),
   });
   const rcInformer = createInformer<V1ReplicationController>(kc, {
@@ -93,7 +93,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     list: async () => (ns
       ? clients.core.listNamespacedReplicationController({ namespace: ns })
       : clients.core.listReplicationControllerForAllNamespaces()) as Promise<ListResult<V1ReplicationController>>,
-    resyncMs: ResyncMs,
+    resyncMs,
     log: log.child({ informer: 'replicationcontrollers' }),
   });
   // Only deployer and hook pods are cached (they carry this label): the deployer controller
@@ -105,7 +105,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     list: async () => (ns
       ? clients.core.listNamespacedPod({ namespace: ns, labelSelector: podSelector })
       : clients.core.listPodForAllNamespaces({ labelSelector: podSelector })) as Promise<ListResult<V1Pod>>,
-    resyncMs: ResyncMs,
+    resyncMs,
     log: log.child({ informer: 'pods' }),
   });
   // ImageStreams are cached only when the image trigger controller runs: a cluster without the
@@ -117,7 +117,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     list: async () => (ns
       ? clients.customObjects.listNamespacedCustomObject({ ...isCoords, namespace: ns })
       : clients.customObjects.listClusterCustomObject(isCoords)) as Promise<ListResult<ImageStream & KubernetesObject>>,
-    resyncMs: ResyncMs,
+    resyncMs,
     log: log.child({ informer: 'imagestreams' }),
   });
   const informers: Informer<KubernetesObject>[] = [];
