@@ -68,6 +68,8 @@ function ensureCluster() {
   clusterScript('up', {
     POD_READY_DELAY_MS: String(readyDelayMs),
     PROCESS_KUBELET_MAX_PODS: String(maxPods),
+    // N=1000 with 3 replicas is 3000 app pods plus deployer pods: more than 3 × 250 slots.
+    KWOK_NODE_PODS: '2000',
     KUBE_APISERVER_EXTRA_ARGS: [
       `--audit-policy-file=${path.join(repo, 'bench/audit-policy.yaml')}`,
       `--audit-log-path=${auditLog}`,
@@ -521,7 +523,7 @@ function report(results, idle, skipped) {
   L.push('Do not edit by hand: rerun the benchmark.', '');
   L.push('![DC vs Deployment](benchmarks.png)', '');
   L.push('## Setup', '');
-  L.push(`- A local control plane of its own (hack/local-cluster.sh with LOCAL_CLUSTER_DIR=${clusterDir}): etcd, kube-apiserver with an audit log, kube-controller-manager (deployment, replicaset and replicationcontroller controllers, 5 workers each), kube-scheduler, kwok with 3 nodes and a pod readiness delay of ${readyDelayMs} ms, and the process kubelet running each deployer pod as a local \`node bin/dcctl.js deploy\` process, at most ${maxPods} at once (PROCESS_KUBELET_MAX_PODS).`);
+  L.push(`- A local control plane of its own (hack/local-cluster.sh with LOCAL_CLUSTER_DIR=${clusterDir}): etcd, kube-apiserver with an audit log, kube-controller-manager (deployment, replicaset and replicationcontroller controllers, 5 workers each), kube-scheduler, kwok with 3 nodes of 2000 pods each and a pod readiness delay of ${readyDelayMs} ms, and the process kubelet running each deployer pod as a local \`node bin/dcctl.js deploy\` process, at most ${maxPods} at once (PROCESS_KUBELET_MAX_PODS).`);
   L.push(`- N objects of ${replicas} replicas each, Rolling/RollingUpdate with maxSurge 25% and maxUnavailable 25%, created 20 at a time; once all are rolled out, every template is changed once (second rollout). DCs use OpenShift's default intervalSeconds/updatePeriodSeconds of 1 s.`);
   L.push('- DC side: `dcctl controller --namespace <ns>` (5 workers) + deployer processes + kube-controller-manager\'s RC controller (it creates the pods of RCs). Deployment side: kube-controller-manager\'s deployment and replicaset controllers.');
   L.push('- "Rolled out" is what `oc rollout status` / `kubectl rollout status` report: for a DC, Progressing=NewReplicationControllerAvailable for the latest version with all replicas updated and available; for a Deployment, observedGeneration current, NewReplicaSetAvailable, all replicas updated and available, no old ones.', '');

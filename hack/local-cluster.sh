@@ -12,7 +12,7 @@
 #
 # Environment: LOCAL_CLUSTER_DIR (run directory, default <repo>/.local-cluster),
 # XDG_CACHE_HOME (binary cache), POD_READY_DELAY_MS (kwok readiness delay, default 0),
-# KWOK_NODES (default 3), PROCESS_KUBELET (1 = start it, the default), PROCESS_KUBELET_MAX_PODS
+# KWOK_NODES (default 3), KWOK_NODE_PODS (pod capacity per node, default 250), PROCESS_KUBELET (1 = start it, the default), PROCESS_KUBELET_MAX_PODS
 # (pod processes run at once, default 8), KUBE_APISERVER_EXTRA_ARGS (extra kube-apiserver flags,
 # whitespace-separated; e.g. the benchmark's audit log: --audit-policy-file=... --audit-log-path=...).
 set -euo pipefail
@@ -27,6 +27,7 @@ RUN_DIR=${LOCAL_CLUSTER_DIR:-$REPO_DIR/.local-cluster}
 KUBECONFIG_FILE=$RUN_DIR/admin.kubeconfig
 POD_READY_DELAY_MS=${POD_READY_DELAY_MS:-0}
 KWOK_NODES=${KWOK_NODES:-3}
+KWOK_NODE_PODS=${KWOK_NODE_PODS:-250}
 DEPLOYER_LABEL=openshift.io/deployer-pod-for.name
 COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok process-kubelet)
 
@@ -210,8 +211,8 @@ metadata:
   annotations: {kwok.x-k8s.io/node: fake, node.alpha.kubernetes.io/ttl: "0"}
   labels: {kubernetes.io/hostname: kwok-node-$i, kubernetes.io/os: linux, kubernetes.io/arch: amd64, type: kwok}
 status:
-  allocatable: {cpu: "32", memory: 256Gi, pods: "250"}
-  capacity: {cpu: "32", memory: 256Gi, pods: "250"}
+  allocatable: {cpu: "32", memory: 256Gi, pods: "$KWOK_NODE_PODS"}
+  capacity: {cpu: "32", memory: 256Gi, pods: "$KWOK_NODE_PODS"}
 ---
 EOF
   done | kubectl --kubeconfig "$KUBECONFIG_FILE" apply -f - >/dev/null
