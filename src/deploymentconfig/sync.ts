@@ -11,6 +11,7 @@ import { isAlreadyExists, RetriableError } from '../controller/errors.js';
 import type {
   Clock, DeploymentConfigClient, EventRecorder, Lister, ReplicationControllerClient,
 } from '../controller/ports.js';
+import { splitKey } from '../util/keys.js';
 import { cancelRunningRollouts } from './cancel.js';
 import { RcControllerRefManager } from './claim.js';
 import { cleanupOldDeployments } from './cleanup.js';
@@ -53,9 +54,7 @@ const errMessage = (err: unknown): string => (err instanceof Error ? err.message
  * RetriableError or ApiError (retry with backoff).
  */
 export async function syncDeploymentConfig(deps: DeploymentConfigSyncDeps, key: string): Promise<void> {
-  const slash = key.indexOf('/');
-  const namespace = slash < 0 ? '' : key.slice(0, slash);
-  const name = slash < 0 ? key : key.slice(slash + 1);
+  const { namespace, name } = splitKey(key);
   const cached = deps.dcLister.get(namespace, name);
   if (!cached) return;
   await handle(deps, applyDefaults(cached));
