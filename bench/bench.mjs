@@ -25,7 +25,10 @@ const sizes = (args.sizes ?? '10,100,1000').split(',').map(Number);
 const idleN = Number(args.idle ?? 1000);
 const replicas = 3;
 const readyDelayMs = Number(args['ready-delay-ms'] ?? 1000);
-const maxPods = Number(args['max-pods'] ?? 8);
+// --report-only re-renders with the limit the measured run used (recorded in last-results.json).
+const recordedMaxPods = args['report-only'] === 'true' && existsSync(path.join(repo, 'bench/last-results.json'))
+  ? JSON.parse(readFileSync(path.join(repo, 'bench/last-results.json'), 'utf8')).maxPods : undefined;
+const maxPods = Number(args['max-pods'] ?? recordedMaxPods ?? 8);
 const auditLog = path.join(clusterDir, 'audit.log');
 const started = new Date();
 
@@ -682,7 +685,7 @@ try {
   const md = report(results, idle, skipped);
   const docs = path.join(repo, 'docs');
   writeFileSync(path.join(docs, 'benchmarks.md'), md);
-  writeFileSync(path.join(repo, 'bench/last-results.json'), JSON.stringify({ started: started.toISOString(), results, idle, skipped }, null, 1));
+  writeFileSync(path.join(repo, 'bench/last-results.json'), JSON.stringify({ started: started.toISOString(), maxPods, results, idle, skipped }, null, 1));
   try {
     renderChart(results, path.join(docs, 'benchmarks.svg'), path.join(docs, 'benchmarks.png'));
   } catch (err) {
