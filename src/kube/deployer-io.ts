@@ -202,26 +202,8 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
     timeoutMs: number,
     options?: WaitOptions,
   ): Promise<V1ReplicationController> {
-    const fieldSelector = `metadata.name=${name}`;
-    const single = singleObjectSpec('replicationcontrollers', namespace, name, predicate);
-    let first = true;
-    return waitWithWatch(this.watch, {
-      path: `/api/v1/namespaces/${namespace}/replicationcontrollers`,
-      query: { fieldSelector },
-      list: async () => {
-        const list = await wrapApi(this.core.listNamespacedReplicationController({ namespace, fieldSelector }));
-        const result = { items: list.items.map((i) => toPlain(i)), resourceVersion: list.metadata?.resourceVersion ?? '' };
-        if (first) {
-          first = false;
-          single.checkInitial(result);
-        }
-        return result;
-      },
-      evaluate: single.evaluate,
-      onDelete: single.onDelete,
-      timeoutMs,
-      recheckMs: options?.recheckMs,
-    });
+    return this.waitForOne('replicationcontrollers', namespace, name, predicate, timeoutMs, options,
+      (fieldSelector) => this.core.listNamespacedReplicationController({ namespace, fieldSelector }));
   }
 
   waitForPod(
@@ -231,14 +213,28 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
     timeoutMs: number,
     options?: WaitOptions,
   ): Promise<V1Pod> {
+    return this.waitForOne('pods', namespace, name, predicate, timeoutMs, options,
+      (fieldSelector) => this.core.listNamespacedPod({ namespace, fieldSelector }));
+  }
+
+  /** List+watch one named object of `resource` until `predicate` holds. */
+  private waitForOne<T extends V1ReplicationController | V1Pod>(
+    resource: 'replicationcontrollers' | 'pods',
+    namespace: string,
+    name: string,
+    predicate: Predicate<T>,
+    timeoutMs: number,
+    options: WaitOptions | undefined,
+    listFn: (fieldSelector: string) => Promise<{ items: T[]; metadata?: { resourceVersion?: string } }>,
+  ): Promise<T> {
     const fieldSelector = `metadata.name=${name}`;
-    const single = singleObjectSpec('pods', namespace, name, predicate);
+    const single = singleObjectSpec(resource, namespace, name, predicate);
     let first = true;
     return waitWithWatch(this.watch, {
-      path: `/api/v1/namespaces/${namespace}/pods`,
+      path: `/api/v1/namespaces/${namespace}/${resource}`,
       query: { fieldSelector },
       list: async () => {
-        const list = await wrapApi(this.core.listNamespacedPod({ namespace, fieldSelector }));
+        const list = await wrapApi(listFn(fieldSelector));
         const result = { items: list.items.map((i) => toPlain(i)), resourceVersion: list.metadata?.resourceVersion ?? '' };
         if (first) {
           first = false;
