@@ -28,7 +28,8 @@ COPY crds ./crds
 RUN printf '#!/bin/sh\nexec node /app/bin/dcctl.js deploy "$@"\n' > /usr/local/bin/openshift-deploy \
  && printf '#!/bin/sh\nexec node /app/bin/dcctl.js "$@"\n' > /usr/local/bin/dcctl \
  && ln -s /app/bin/kubectl-dc.js /usr/local/bin/kubectl-dc \
- && chmod 0755 /usr/local/bin/openshift-deploy /usr/local/bin/dcctl /app/bin/dcctl.js /app/bin/kubectl-dc.js \
+ && ln -s /app/bin/kubectl_complete-dc.js /usr/local/bin/kubectl_complete-dc \
+ && chmod 0755 /usr/local/bin/openshift-deploy /usr/local/bin/dcctl /app/bin/dcctl.js /app/bin/kubectl-dc.js /app/bin/kubectl_complete-dc.js \
  && useradd --uid 1001 --gid 0 --home-dir /home/dcctl --create-home --shell /usr/sbin/nologin dcctl
 # Group 0 as on OpenShift, where the UID is arbitrary but the group is root.
 USER 1001:0

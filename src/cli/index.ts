@@ -5,6 +5,7 @@
  */
 import yargs from 'yargs';
 import type { Argv, ArgumentsCamelCase } from 'yargs';
+import { cobraCompletions, completionScript, type CompletionShell } from './completion.js';
 import { makeKubeContext } from './context.js';
 import { CliError, exitCodeFor, formatError } from './errors.js';
 import { importCommand } from './import.js';
@@ -168,7 +169,12 @@ export async function main(argv: string[], scriptName = 'dcctl', overrides: Part
       return typeof result === 'number' ? result : 0;
     }))
     .command(importCommand(streams, run))
-    .completion('completion', 'Print a bash/zsh completion script (source <(dcctl completion))')
+    .command('completion [shell]', `Print a bash or zsh completion script (source <(${scriptName} completion))`,
+      (c) => c.positional('shell', { type: 'string', choices: ['bash', 'zsh'] as const, default: 'bash' as const, describe: 'Shell to complete in' }),
+      run<CommonArgs & { shell: CompletionShell }>(async (a) => { deps.out.write(completionScript(scriptName, a.shell)); return 0; }))
+    // yargs answers `--get-yargs-completions` (what the scripts call) only with completion enabled;
+    // its own script generator is hidden because it breaks on "kubectl dc" (see completion.ts).
+    .completion('__yargs-completion-script', false)
     .demandCommand(1, 'a command is required')
     .strict()
     // A repeated flag overrides the earlier one (kubectl's behaviour), instead of becoming an array.
@@ -189,4 +195,18 @@ export async function main(argv: string[], scriptName = 'dcctl', overrides: Part
     return exitCodeFor(err);
   }
   return exitCode;
+}
+
+/**
+ * `kubectl_complete-dc __complete <words...>`: the candidates for the last word, in the format
+ * kubectl reads from a plugin's completion executable (see completion.ts).
+ */
+export async function completionCandidates(argv: readonly string[]): Promise<string> {
+  const words = argv[0] === '__complete' ? argv.slice(1) : [...argv];
+  const current = words.length > 0 ? words[words.length - 1] ?? '' : '';
+  let text = '';
+  const collect = { write: (chunk: string) => { text += chunk; return true; } };
+  const ignore = { write: () => true };
+  await main(['--get-yargs-completions', 'kubectl-dc', ...words], 'kubectl dc', { out: collect, err: ignore });
+  return cobraCompletions(text.split('\n'), current);
 }
