@@ -15,6 +15,8 @@ import type { DeployCommandOptions, GlobalOptions, ManagerOptions, OutputFormat 
 import type { OutputStreams } from './output.js';
 import type { CliContext } from './ports.js';
 import { rolloutCancel } from './rollout/cancel.js';
+import { keepStdinEnvFlag, setCommand } from './set/command.js';
+import type { SetContext } from './set/ports.js';
 import { rolloutHistory } from './rollout/history.js';
 import { rolloutLatest } from './rollout/latest.js';
 import { rolloutPause, rolloutResume } from './rollout/pause.js';
@@ -35,6 +37,8 @@ export interface CliDeps extends OutputStreams {
   makeContext(global: GlobalOptions, streams: OutputStreams, commandName: string): Promise<CliContext>;
   loadManager(): Promise<ManagerModule>;
   loadDeployer(): Promise<DeployerModule>;
+  /** The `set` verbs' context (src/cli/set/ports.ts). */
+  makeSetContext(global: GlobalOptions, streams: OutputStreams): Promise<SetContext>;
   readonly env: NodeJS.ProcessEnv;
 }
 
@@ -45,6 +49,7 @@ const defaultDeps: CliDeps = {
   // Loaded only by the commands that need them, so rollout verbs start without controller code.
   loadManager: async () => (await import('../manager.js')) as ManagerModule,
   loadDeployer: async () => (await import('../deployer/command.js')) as DeployerModule,
+  makeSetContext: async (global, streams) => (await import('./set/context.js')).makeKubeSetContext(global, streams),
   env: process.env,
 };
 
@@ -55,7 +60,8 @@ interface TargetArgs extends CommonArgs { resource: string; name?: string }
  * Parses `argv` (without node and script), runs the command and returns the exit code:
  * 0 success, 1 any failure (API error, refusal, timeout, usage error).
  */
-export async function main(argv: string[], scriptName = 'dcctl', overrides: Partial<CliDeps> = {}): Promise<number> {
+export async function main(rawArgv: string[], scriptName = 'dcctl', overrides: Partial<CliDeps> = {}): Promise<number> {
+  const argv = rawArgv[0] === 'set' ? keepStdinEnvFlag(rawArgv) : rawArgv;
   const deps: CliDeps = { ...defaultDeps, ...overrides };
   const streams: OutputStreams = { out: deps.out, err: deps.err };
   let exitCode = 0;
@@ -169,6 +175,7 @@ export async function main(argv: string[], scriptName = 'dcctl', overrides: Part
       return typeof result === 'number' ? result : 0;
     }))
     .command(importCommand(streams, run))
+    .command(setCommand(scriptName, run, (a) => deps.makeSetContext({ namespace: a.namespace, context: a.context, kubeconfig: a.kubeconfig }, streams)))
     .command('completion [shell]', `Print a bash or zsh completion script (source <(${scriptName} completion))`,
       (c) => c.positional('shell', { type: 'string', choices: ['bash', 'zsh'] as const, default: 'bash' as const, describe: 'Shell to complete in' }),
       run<CommonArgs & { shell: CompletionShell }>(async (a) => { deps.out.write(completionScript(scriptName, a.shell)); return 0; }))
