@@ -152,6 +152,10 @@ make_pki() {
     printf 'extendedKeyUsage=clientAuth\nkeyUsage=digitalSignature,keyEncipherment\n' > client.ext
     openssl x509 -req -in admin.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out admin.crt -days 3650 -extfile client.ext 2>/dev/null
     openssl genrsa -out sa.key 2048 2>/dev/null && openssl rsa -in sa.key -pubout -out sa.pub 2>/dev/null
+    # Serving certificate of the process kubelet's log endpoint (kube-apiserver -> kubelet).
+    openssl req -newkey rsa:2048 -nodes -keyout kubelet.key -out kubelet.csr -subj "/CN=process-kubelet" 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature,keyEncipherment\n' > kubelet.ext
+    openssl x509 -req -in kubelet.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out kubelet.crt -days 3650 -extfile kubelet.ext 2>/dev/null
   )
 }
 
@@ -237,10 +241,11 @@ cmd_up() {
   local start; start=$(date +%s)
   mkdir -p "$RUN_DIR"; rm -rf "${RUN_DIR:?}"/{etcd-data,pki,*.log,*.pid,pod-logs,*.yaml,*.env}
   make_pki
-  local etcd_port etcd_peer api_port sched_port
+  local etcd_port etcd_peer api_port sched_port kubelet_port kwok_port
   etcd_port=$(free_port); etcd_peer=$(free_port); api_port=$(free_port); sched_port=$(free_port)
+  kubelet_port=$(free_port); kwok_port=$(free_port)
   write_kubeconfig "$api_port"
-  echo "API_PORT=$api_port ETCD_PORT=$etcd_port" > "$RUN_DIR/ports.env"
+  echo "API_PORT=$api_port ETCD_PORT=$etcd_port KUBELET_PORT=$kubelet_port" > "$RUN_DIR/ports.env"
 
   say "starting etcd on 127.0.0.1:$etcd_port"
   start_component etcd "$BIN_DIR/etcd" --name=local --data-dir="$RUN_DIR/etcd-data" \
@@ -262,6 +267,7 @@ cmd_up() {
     --service-cluster-ip-range=10.0.0.0/24 --authorization-mode=Node,RBAC --allow-privileged=true \
     --endpoint-reconciler-type=none --advertise-address=127.0.0.1 \
     --enable-priority-and-fairness=false --max-requests-inflight=0 --max-mutating-requests-inflight=0 \
+    --kubelet-preferred-address-types=InternalIP \
     --profiling=false --v=1 ${KUBE_APISERVER_EXTRA_ARGS:-}
   wait_for kube-apiserver 90 curl -fsk "https://127.0.0.1:$api_port/readyz"
 
@@ -269,7 +275,8 @@ cmd_up() {
   start_component kube-controller-manager "$BIN_DIR/kube-controller-manager" \
     --kubeconfig="$KUBECONFIG_FILE" --authentication-kubeconfig="$KUBECONFIG_FILE" --authorization-kubeconfig="$KUBECONFIG_FILE" \
     --bind-address=127.0.0.1 --secure-port=0 --leader-elect=false \
-    --controllers=replicationcontroller,garbagecollector,namespace,serviceaccount,nodelifecycle,deployment,replicaset,podgc,root-ca-cert-publisher \
+    --controllers=replicationcontroller,garbagecollector,namespace,serviceaccount,nodelifecycle,deployment,replicaset,podgc,root-ca-cert-publisher,horizontalpodautoscaling \
+    --horizontal-pod-autoscaler-sync-period=2s \
     --root-ca-file="$p/ca.crt" --node-monitor-grace-period=60s \
     --concurrent-deployment-syncs=5 --concurrent-replicaset-syncs=5 --concurrent-rc-syncs=5 \
     --kube-api-qps=200 --kube-api-burst=400 --v=1
@@ -289,7 +296,8 @@ EOF
   write_kwok_stages
   start_component kwok "$BIN_DIR/kwok" --kubeconfig="$KUBECONFIG_FILE" --config="$RUN_DIR/kwok-stages.yaml" \
     --manage-all-nodes=false --manage-nodes-with-annotation-selector=kwok.x-k8s.io/node=fake \
-    --node-lease-duration-seconds=40 --node-ip=127.0.0.1 --cidr=10.0.0.0/16
+    --node-lease-duration-seconds=40 --node-ip=127.0.0.1 --cidr=10.0.0.0/16 \
+    --node-port="$kubelet_port" --server-address="127.0.0.1:$kwok_port"
 
   create_nodes
   wait_for "$KWOK_NODES Ready, untainted kwok nodes" 90 nodes_ready
@@ -298,6 +306,7 @@ EOF
     say "starting the process kubelet (deployer and hook pods run as local processes)"
     mkdir -p "$RUN_DIR/pod-logs"
     start_component process-kubelet env KUBECONFIG="$KUBECONFIG_FILE" LOCAL_CLUSTER_DIR="$RUN_DIR" \
+      KUBELET_PORT="$kubelet_port" KUBELET_TLS_CERT="$p/kubelet.crt" KUBELET_TLS_KEY="$p/kubelet.key" \
       node "$REPO_DIR/hack/process-kubelet.mjs"
   fi
   say "ready in $(( $(date +%s) - start ))s"

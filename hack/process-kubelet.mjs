@@ -6,12 +6,14 @@
 //
 //   env KUBECONFIG=<run dir>/admin.kubeconfig LOCAL_CLUSTER_DIR=<run dir> node hack/process-kubelet.mjs
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, fstatSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync, fstatSync } from 'node:fs';
+import https from 'node:https';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ApiException, CoreV1Api, KubeConfig, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
 import * as lib from './process-kubelet/lib.mjs';
+import * as logs from './process-kubelet/logs.mjs';
 
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runDir = path.resolve(process.env.LOCAL_CLUSTER_DIR ?? path.join(repoDir, '.local-cluster'));
@@ -104,6 +106,8 @@ class PodRun {
     this.timers = [];
     this.finished = false;
     this.patching = Promise.resolve(true);
+    /** One record per container attempt (restarts add one), for the log endpoint. */
+    this.attempts = [];
   }
 
   /** Stops the pod: SIGTERM to the process group, SIGKILL after `graceSec`. */
@@ -228,6 +232,29 @@ async function prepare(run) {
   return { scratch, env, argv: cmd.argv };
 }
 
+/** Lines kept per attempt for the log endpoint (older ones are dropped, as a kubelet rotates). */
+const MaxLogEntries = 100_000;
+
+/** One container attempt's output as the log endpoint serves it: timestamped lines, live. */
+class AttemptLog {
+  constructor() {
+    this.entries = [];
+    this.ended = false;
+    this.listeners = new Set();
+  }
+  add(text) {
+    const entry = { time: Date.now(), text };
+    this.entries.push(entry);
+    if (this.entries.length > MaxLogEntries) this.entries.splice(0, this.entries.length - MaxLogEntries);
+    for (const l of this.listeners) l.line(entry);
+  }
+  end() {
+    this.ended = true;
+    for (const l of this.listeners) l.end();
+    this.listeners.clear();
+  }
+}
+
 /** Spawns one attempt; resolves with its terminated state once the process exits. */
 function runAttempt(run, { scratch, env, argv }, first, onStart) {
   const container = run.pod.spec.containers[0];
@@ -236,8 +263,14 @@ function runAttempt(run, { scratch, env, argv }, first, onStart) {
   const fd = openSync(logFile, first ? 'w' : 'a');
   const offset = fstatSync(fd).size;
   const startedAt = new Date();
+  const attemptLog = new AttemptLog();
+  run.attempts.push(attemptLog);
   return new Promise((resolve) => {
+    let finished = false;
     const finish = (exitCode, signal, pid, reason, message) => {
+      if (finished) return;
+      finished = true;
+      attemptLog.end();
       closeSync(fd);
       const output = readTail(logFile, offset);
       resolve(lib.terminatedState({ container, pid, exitCode, signal, startedAt, finishedAt: new Date(), output, reason, message }));
@@ -249,7 +282,9 @@ function runAttempt(run, { scratch, env, argv }, first, onStart) {
     };
     let child;
     try {
-      child = spawn(argv[0], argv.slice(1), { cwd: scratch, env, detached: true, stdio: ['ignore', fd, fd] });
+      // Pipes, not the file itself: each line is also kept with its time for the kubelet log
+      // endpoint (timestamps, follow, previous); the file gets the same bytes as before.
+      child = spawn(argv[0], argv.slice(1), { cwd: scratch, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     } catch (err) {
       startError(err);
       return;
@@ -258,9 +293,23 @@ function runAttempt(run, { scratch, env, argv }, first, onStart) {
       if (child.pid === undefined) startError(err);
     });
     if (child.pid === undefined) return;
+    for (const stream of [child.stdout, child.stderr]) {
+      const splitter = new logs.LineSplitter((line) => attemptLog.add(line));
+      stream.on('data', (chunk) => {
+        writeSync(fd, chunk);
+        splitter.push(chunk);
+      });
+      stream.on('close', () => splitter.end());
+    }
     run.child = child;
     log(`${run.key}: started pid ${child.pid}: ${JSON.stringify(argv)}`);
     onStart(child.pid, startedAt);
+    let exit;
+    const done = () => {
+      const { exitCode, signal } = exit;
+      log(`${run.key}: pid ${child.pid} exited with ${signal ?? exitCode}`);
+      finish(exitCode, signal ? osConstants.signals[signal] : undefined, child.pid);
+    };
     child.once('exit', (code, signal) => {
       // As in a container: once the main process ends, nothing it left behind keeps running.
       try {
@@ -269,9 +318,13 @@ function runAttempt(run, { scratch, env, argv }, first, onStart) {
         // the group is empty
       }
       run.child = undefined;
-      const exitCode = lib.exitCodeOf(code, signal, osConstants.signals);
-      log(`${run.key}: pid ${child.pid} exited with ${signal ?? exitCode}`);
-      finish(exitCode, signal ? osConstants.signals[signal] : undefined, child.pid);
+      exit = { exitCode: lib.exitCodeOf(code, signal, osConstants.signals), signal };
+      // 'close' follows once the pipes are drained; a process that left its group could hold
+      // them open, so do not wait for it forever.
+      setTimeout(() => { if (!finished) done(); }, 2000).unref();
+    });
+    child.once('close', () => {
+      if (exit) done();
     });
   });
 }
@@ -451,6 +504,92 @@ async function watchLoop() {
 }
 let stopWatch = () => {};
 
+// ---------------------------------------------------------------- kubelet log endpoint
+// The API server serves pods/log (`kubectl logs`, client-node's readNamespacedPodLog) by calling
+// GET https://<node InternalIP>:<daemonEndpoints.kubeletEndpoint.Port>/containerLogs/{ns}/{pod}/{container}.
+// local-cluster.sh points every kwok node at this port (kwok --node-port), so the real pods/log
+// API works for the pods this process runs. Authentication is not checked (loopback, test only).
+
+/** The latest run for namespace/name (a reused name, e.g. after `rollout retry`, is the newest). */
+function runByName(namespace, name) {
+  let found;
+  for (const r of runs.values()) if (r.pod.metadata.namespace === namespace && r.pod.metadata.name === name) found = r;
+  return found;
+}
+
+function badRequest(res, message, code = 400) {
+  res.writeHead(code, { 'Content-Type': 'text/plain; charset=utf-8' });
+  res.end(message);
+}
+
+function serveContainerLogs(req, res) {
+  const url = new URL(req.url ?? '/', 'https://127.0.0.1');
+  const target = logs.parseLogPath(url.pathname);
+  if (req.method !== 'GET' || !target) return badRequest(res, `${req.method} ${url.pathname}: the process kubelet serves only GET /containerLogs/{namespace}/{pod}/{container}`, 404);
+  let opts;
+  try {
+    opts = logs.parseLogQuery(url.searchParams, new Date());
+  } catch (err) {
+    return badRequest(res, err.message);
+  }
+  const run = runByName(target.namespace, target.pod);
+  if (!run) {
+    return badRequest(res, `pod "${target.pod}" in namespace "${target.namespace}" is not run by the process kubelet (it runs only pods labelled ${lib.DeployerPodLabel}; kwok simulates the others, which have no logs)`, 404);
+  }
+  const container = run.pod.spec.containers[0];
+  if (target.container !== container.name) {
+    return badRequest(res, `container ${target.container} is not valid for pod ${target.pod} (the process kubelet runs only the first container, ${container.name})`);
+  }
+  const index = run.attempts.length - (opts.previous ? 2 : 1);
+  const attempt = run.attempts[index];
+  if (!attempt) {
+    if (opts.previous) return badRequest(res, `previous terminated container "${container.name}" in pod "${target.pod}" not found`);
+    return badRequest(res, `container "${container.name}" in pod "${target.pod}" is waiting to start: ContainerCreating`);
+  }
+  res.writeHead(200, { 'Content-Type': 'text/plain; charset=utf-8' });
+  const budget = new logs.ByteBudget(opts.limitBytes);
+  for (const line of logs.initialLines(attempt.entries, opts)) {
+    res.write(budget.take(line));
+    if (budget.exhausted) return res.end();
+  }
+  if (!opts.follow || attempt.ended || opts.previous) return res.end();
+  const listener = {
+    line: (entry) => {
+      if (opts.sinceMs !== undefined && entry.time < opts.sinceMs) return;
+      res.write(budget.take(logs.formatEntry(entry, opts.timestamps)));
+      if (budget.exhausted) listener.end();
+    },
+    end: () => {
+      attempt.listeners.delete(listener);
+      res.end();
+    },
+  };
+  attempt.listeners.add(listener);
+  res.on('close', () => attempt.listeners.delete(listener));
+}
+
+function startLogServer() {
+  const port = Number(process.env.KUBELET_PORT ?? '');
+  if (!port) {
+    log('KUBELET_PORT is not set: no kubelet log endpoint (pods/log will not work)');
+    return;
+  }
+  const server = https.createServer({
+    cert: readFileSync(process.env.KUBELET_TLS_CERT ?? ''),
+    key: readFileSync(process.env.KUBELET_TLS_KEY ?? ''),
+  }, (req, res) => {
+    try {
+      serveContainerLogs(req, res);
+    } catch (err) {
+      log(`log endpoint: ${err.stack ?? err}`);
+      if (!res.headersSent) badRequest(res, 'internal error', 500);
+      else res.end();
+    }
+  });
+  server.on('error', (err) => log(`log endpoint: ${err.message}`));
+  server.listen(port, '127.0.0.1', () => log(`kubelet log endpoint on https://127.0.0.1:${port}/containerLogs/`));
+}
+
 function shutdown(signal) {
   if (shuttingDown) return;
   shuttingDown = true;
@@ -483,4 +622,5 @@ try {
 } catch {
   log(`warning: ${repoDir}/dist is not built (npm run build); deployer pods will fail`);
 }
+startLogServer();
 await watchLoop();

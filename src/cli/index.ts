@@ -17,6 +17,8 @@ import type { CliContext } from './ports.js';
 import { rolloutCancel } from './rollout/cancel.js';
 import { keepStdinEnvFlag, setCommand } from './set/command.js';
 import type { SetContext } from './set/ports.js';
+import { logsCommand } from './logs/logs.js';
+import type { LogsContext } from './logs/ports.js';
 import { rolloutHistory } from './rollout/history.js';
 import { rolloutLatest } from './rollout/latest.js';
 import { rolloutPause, rolloutResume } from './rollout/pause.js';
@@ -37,6 +39,8 @@ export interface CliDeps extends OutputStreams {
   makeContext(global: GlobalOptions, streams: OutputStreams, commandName: string): Promise<CliContext>;
   loadManager(): Promise<ManagerModule>;
   loadDeployer(): Promise<DeployerModule>;
+  /** The `logs` verb's context (src/cli/logs/ports.ts). */
+  makeLogsContext(global: GlobalOptions, streams: OutputStreams): Promise<LogsContext>;
   /** The `set` verbs' context (src/cli/set/ports.ts). */
   makeSetContext(global: GlobalOptions, streams: OutputStreams): Promise<SetContext>;
   readonly env: NodeJS.ProcessEnv;
@@ -49,6 +53,12 @@ const defaultDeps: CliDeps = {
   // Loaded only by the commands that need them, so rollout verbs start without controller code.
   loadManager: async () => (await import('../manager.js')) as ManagerModule,
   loadDeployer: async () => (await import('../deployer/command.js')) as DeployerModule,
+  makeLogsContext: async (global, streams) => {
+    const { loadKubeConfig, currentNamespace } = await import('../kube/client.js');
+    const { makeLogsContext } = await import('../kube/logs-io.js');
+    const kc = loadKubeConfig({ kubeconfig: global.kubeconfig, context: global.context });
+    return makeLogsContext(kc, global.namespace || currentNamespace(kc), streams);
+  },
   makeSetContext: async (global, streams) => (await import('./set/context.js')).makeKubeSetContext(global, streams),
   env: process.env,
 };
@@ -125,6 +135,21 @@ export async function main(rawArgv: string[], scriptName = 'dcctl', overrides: P
         withContext<TargetArgs & { revision?: number; watch: boolean; timeout: string }>((ctx, name, a) =>
           rolloutStatusCommand(ctx, { name, revision: parseRevision(a.revision, '--revision'), watch: a.watch, timeoutMs: parseDuration(a.timeout) })))
       .demandCommand(1, 'a rollout verb is required: latest, undo, cancel, retry, pause, resume, history or status'))
+    .command('logs <resource> [name]', 'Print the deployer pod log of the latest (or a given) rollout, then its hook pods\' logs',
+      (c) => target(c)
+        .option('version', { type: 'number', describe: 'The rollout (deployment version) whose logs to print (default: the latest)' })
+        .option('previous', { alias: 'p', type: 'boolean', default: false, describe: 'The rollout before the latest' })
+        .option('follow', { alias: 'f', type: 'boolean', default: false, describe: 'Stream the log until the deployer ends (waits up to 60 s for it to start)' })
+        .option('tail', { type: 'number', default: -1, describe: 'Lines of each log to show from its end (-1: all)' })
+        .option('timestamps', { type: 'boolean', default: false, describe: 'Prefix each line with its RFC 3339 time' })
+        .example(`${scriptName} logs dc/frontend`, 'The latest rollout\'s deployer log, then its hooks\' logs')
+        .example(`${scriptName} logs dc/frontend --version 2 --tail 20`, 'The last 20 lines of rollout #2'),
+      run<TargetArgs & { version?: number; previous: boolean; follow: boolean; tail: number; timestamps: boolean }>(async (a) => {
+        const name = parseDcName(a.resource, a.name);
+        if (!Number.isInteger(a.tail) || a.tail < -1) throw new CliError(`--tail must be an integer >= -1, got ${String(a.tail)}`);
+        const ctx = await deps.makeLogsContext({ namespace: a.namespace, context: a.context, kubeconfig: a.kubeconfig }, streams);
+        return logsCommand(ctx, { name, version: a.version, previous: a.previous, follow: a.follow, timestamps: a.timestamps, tailLines: a.tail >= 0 ? a.tail : undefined });
+      }))
     .command('tag <source> <targets..>', 'Point ImageStream tags at an image (creates the streams if needed)', tagBuilder, run<TagArgs>((a) => runTag(a, { source: a.source, targets: a.targets, sourceKind: a.sourceKind, referencePolicy: a.referencePolicy }, streams)))
     .command('controller', 'Run the DeploymentConfig, deployer and image trigger controllers', (c) => c
       .option('namespace', { type: 'string', describe: 'Watch only this namespace (default: all namespaces)' })
