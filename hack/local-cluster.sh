@@ -49,7 +49,7 @@ build_k8s() {
   if [ -x "$BIN_DIR/kube-apiserver" ] && [ -x "$BIN_DIR/kube-controller-manager" ] && [ -x "$BIN_DIR/kube-scheduler" ]; then
     say "kubernetes $K8S_VERSION: cached"; return 0
   fi
-  say "kubernetes $K8S_VERSION: building kube-apiserver, kube-controller-manager, kube-scheduler (cold: tens of minutes on 2 cores)"
+  say "kubernetes $K8S_VERSION: resolving modules, then building kube-apiserver, kube-controller-manager, kube-scheduler (the longest step)"
   local staging_version=v0.${K8S_VERSION#v1.} minor w kgomod ldf staging=()
   minor=$(echo "$K8S_VERSION" | cut -d. -f2)
   w=$(mktemp -d); pushd "$w" >/dev/null
@@ -64,14 +64,15 @@ build_k8s() {
   go mod edit -require="k8s.io/kubernetes@$K8S_VERSION"
   for m in "${staging[@]}"; do go mod edit -replace="$m=$m@$staging_version"; done
   printf '//go:build tools\n\npackage tools\n\nimport (\n\t_ "k8s.io/kubernetes/cmd/kube-apiserver"\n\t_ "k8s.io/kubernetes/cmd/kube-controller-manager"\n\t_ "k8s.io/kubernetes/cmd/kube-scheduler"\n)\n' > tools.go
-  go mod tidy || die "go mod tidy failed for k8s.io/kubernetes@$K8S_VERSION (a dependency may not be served)"
+  with_progress "module download for kubernetes $K8S_VERSION" go mod tidy
   ldf="-s -w"
   for p in k8s.io/component-base/version k8s.io/client-go/pkg/version; do
     ldf+=" -X $p.gitVersion=$K8S_VERSION -X $p.gitMajor=1 -X $p.gitMinor=$minor"
     ldf+=" -X $p.gitTreeState=clean -X $p.buildDate=$(date -u +%Y-%m-%dT%H:%M:%SZ)"
   done
   mkdir -p "$BIN_DIR"
-  go build -p 2 -trimpath -buildvcs=false -ldflags "$ldf" -o "$BIN_DIR/" \
+  with_progress "kube-apiserver, kube-controller-manager, kube-scheduler" \
+    go build -p 2 -trimpath -buildvcs=false -ldflags "$ldf" -o "$BIN_DIR/" \
     k8s.io/kubernetes/cmd/kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager k8s.io/kubernetes/cmd/kube-scheduler
   popd >/dev/null; rm -rf "$w"
 }
@@ -85,7 +86,7 @@ build_etcd() {
   module_download "go.etcd.io/etcd/server/v3@$ETCD_VERSION" >/dev/null
   go get "go.etcd.io/etcd/server/v3@$ETCD_VERSION" && go mod tidy || die "could not resolve etcd $ETCD_VERSION"
   mkdir -p "$BIN_DIR"
-  go build -p 2 -trimpath -buildvcs=false \
+  with_progress etcd go build -p 2 -trimpath -buildvcs=false \
     -ldflags="-s -w -X go.etcd.io/etcd/api/v3/version.GitSHA=${ETCD_VERSION}" -o "$BIN_DIR/etcd" go.etcd.io/etcd/server/v3
   popd >/dev/null; rm -rf "$w"
 }
@@ -95,21 +96,55 @@ build_kwok() {
   say "kwok $KWOK_VERSION: building"
   module_download "sigs.k8s.io/kwok@$KWOK_VERSION" >/dev/null
   mkdir -p "$BIN_DIR"
-  GOBIN="$BIN_DIR" go install -trimpath \
+  with_progress kwok env GOBIN="$BIN_DIR" go install -trimpath \
     -ldflags="-s -w -X sigs.k8s.io/kwok/pkg/consts.Version=${KWOK_VERSION#v}" "sigs.k8s.io/kwok/cmd/kwok@$KWOK_VERSION"
   rm -rf "$BIN_DIR/kwok-stage"
   cp -r "$(go env GOMODCACHE)/sigs.k8s.io/kwok@$KWOK_VERSION/kustomize/stage" "$BIN_DIR/kwok-stage"
   chmod -R u+w "$BIN_DIR/kwok-stage"
 }
 
+all_built() {
+  local b
+  for b in etcd kwok kube-apiserver kube-controller-manager kube-scheduler; do [ -x "$BIN_DIR/$b" ] || return 1; done
+  [ -d "$BIN_DIR/kwok-stage" ]
+}
+
+elapsed() { local s=$(( $(date +%s) - $1 )); printf '%dm%02ds' $(( s / 60 )) $(( s % 60 )); }
+
+# Runs a build step in the background and says every 30 s which component is being built and for
+# how long, so a cold first run never sits silent for minutes.
+INSTALL_START=$(date +%s)
+with_progress() { # component, command...
+  local what=$1; shift
+  local start pid ticks=0
+  start=$(date +%s)
+  "$@" &
+  pid=$!
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1; ticks=$((ticks + 1))
+    if [ $((ticks % 30)) -eq 0 ] && kill -0 "$pid" 2>/dev/null; then
+      say "still building $what: $(elapsed "$start") (install running $(elapsed "$INSTALL_START"))"
+    fi
+  done
+  wait "$pid" || die "building $what failed (see the go output above)"
+  say "built $what in $(elapsed "$start")"
+}
+
 cmd_install() {
+  if all_built; then
+    say "control-plane binaries: cached in $BIN_DIR"
+    return 0
+  fi
   command -v go >/dev/null || die "Go is required to build the control plane (none on PATH). Install Go >= 1.26 or use a machine that has it."
   go_env
-  local start; start=$(date +%s)
-  say "binaries go to $BIN_DIR"
+  INSTALL_START=$(date +%s)
+  say "FIRST RUN: building the control-plane binaries (etcd, kwok, kube-apiserver, kube-controller-manager,"
+  say "kube-scheduler) from the Go module proxy into $BIN_DIR."
+  say "A cold build takes 7-14 minutes on 2 cores (peak RSS about 2 GB); progress is printed every 30 s."
+  say "Later runs reuse the cache (delete $BIN_DIR to rebuild)."
   build_etcd; build_kwok; build_k8s
   "$BIN_DIR/kube-apiserver" --version >&2
-  say "install done in $(( $(date +%s) - start ))s"
+  say "install done in $(elapsed "$INSTALL_START")"
 }
 
 # ---------------------------------------------------------------- up/down

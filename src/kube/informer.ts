@@ -20,8 +20,9 @@
 import { Watch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { Lister } from '../controller/ports.js';
-import { isGone } from '../controller/errors.js';
+import { isGone, type ApiError } from '../controller/errors.js';
 import { toApiError } from './errors.js';
+import { ListWatchFailureReporter } from './informer-failures.js';
 import { toPlain } from './plain.js';
 
 /** The subset of client-node's `Watch` the informer uses (a seam for unit tests). */
@@ -58,6 +59,8 @@ export interface InformerOptions<T extends KubernetesObject> {
   readonly initialBackoffMs?: number;
   /** @default 30000 */
   readonly maxBackoffMs?: number;
+  /** How long 429/503 "not ready yet" answers are logged at debug only (informer-failures.ts). @default 20000 */
+  readonly notReadyQuietMs?: number;
   readonly log: Logger;
   /** @default new Watch(kc) */
   readonly watch?: WatchLike;
@@ -108,6 +111,7 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
   private readonly watchdogMs: number;
   private readonly initialBackoffMs: number;
   private readonly maxBackoffMs: number;
+  private readonly notReadyQuietMs: number;
 
   private running = false;
   /** Bumped on every start so a loop left over from before a stop()/start() pair exits. */
@@ -128,6 +132,7 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
     this.watchdogMs = opts.watchdogMs ?? (this.watchTimeoutSeconds + 30) * 1000;
     this.initialBackoffMs = opts.initialBackoffMs ?? 1000;
     this.maxBackoffMs = opts.maxBackoffMs ?? 30_000;
+    this.notReadyQuietMs = opts.notReadyQuietMs ?? 20_000;
   }
 
   on(event: 'add' | 'update' | 'delete', handler: AddHandler<T> | UpdateHandler<T>): void {
@@ -187,6 +192,7 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
     const alive = (): boolean => this.running && this.generation === gen;
     let backoff = this.initialBackoffMs;
     let needList = true;
+    const failures = new ListWatchFailureReporter(this.notReadyQuietMs);
     while (alive()) {
       let failure: unknown;
       try {
@@ -194,6 +200,7 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
           await this.relist(alive);
           needList = false;
           backoff = this.initialBackoffMs;
+          failures.succeeded();
         }
         const outcome = await this.watchOnce();
         switch (outcome.kind) {
@@ -226,7 +233,11 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
       needList = true;
       if (isGone(failure)) continue;
       const delay = Math.round(backoff * (0.8 + Math.random() * 0.4));
-      this.log.warn({ err: failure, delayMs: delay }, 'List/watch failed; retrying');
+      if (failures.level(failure) === 'debug') {
+        this.log.debug({ code: (failure as ApiError).code, message: (failure as ApiError).message, delayMs: delay }, 'API server not ready yet; retrying');
+      } else {
+        this.log.warn({ err: failure, delayMs: delay }, 'List/watch failed; retrying');
+      }
       await this.sleep(delay);
       backoff = Math.min(backoff * 2, this.maxBackoffMs);
     }
