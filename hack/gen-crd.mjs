@@ -8,12 +8,15 @@
 // fetched with `go mod download`), so the template accepts exactly what a real pod template does.
 // OpenShift's validation.go is expressed as OpenAPI constraints plus CEL rules reported at the
 // offending field (fieldPath/reason); see docs/crd.md for what is enforced where and why.
-// --check exits 1 when the file on disk differs from what would be generated (for CI).
+// It also writes src/import/crd-schemas.generated.ts: the field skeletons of this CRD and of
+// crds/imagestream.yaml, with which `dcctl import` removes fields the schemas do not know.
+// --check exits 1 when a file on disk differs from what would be generated (for CI).
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, existsSync, mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import jsYaml from 'js-yaml';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
@@ -145,6 +148,49 @@ function templateMetadata() {
   });
 }
 
+// ------------------------------------------------------------------ list uniqueness audit
+// Upstream marks many pod lists `x-kubernetes-list-type: map|set`. On a CRD that is a uniqueness
+// rule the apiserver enforces ("Duplicate value"), but kube-apiserver's own pod validation
+// (pkg/apis/core/validation/validation.go) enforces uniqueness only for the lists below; pods,
+// RCs and OpenShift DCs with duplicates elsewhere (env names, ports, hostAliases, ...) are
+// accepted. Every other map/set list is made atomic, so the CRD accepts what a pod template
+// accepts. Paths are relative to the DC spec; `[]` is "every item".
+const NATIVE_UNIQUE = {
+  'template.spec.containers': 'validateContainers: names unique across containers and init containers (Duplicate)',
+  'template.spec.initContainers': 'validateInitContainers: names unique across init and regular containers (Duplicate)',
+  'template.spec.ephemeralContainers': 'ValidatePodTemplateSpec forbids ephemeral containers in a template altogether',
+  'template.spec.volumes': 'ValidateVolumes: volume names unique (Duplicate)',
+  'template.spec.resourceClaims': 'validatePodResourceClaims: claim names unique (Duplicate)',
+  'template.spec.schedulingGates': 'validateSchedulingGates: gate names unique (Duplicate)',
+  'template.spec.topologySpreadConstraints': 'ValidateSpreadConstraintNotRepeat: {topologyKey, whenUnsatisfiable} unique (Duplicate)',
+  'template.spec.resources.claims': 'validateResourceClaimNames: claim names unique (Duplicate)',
+  'template.spec.containers[].volumeMounts': 'ValidateVolumeMounts: mountPath must be unique',
+  'template.spec.initContainers[].volumeMounts': 'ValidateVolumeMounts: mountPath must be unique',
+  'template.spec.ephemeralContainers[].volumeMounts': 'ValidateVolumeMounts: mountPath must be unique',
+  'template.spec.containers[].volumeDevices': 'ValidateVolumeDevices: devicePath must be unique',
+  'template.spec.initContainers[].volumeDevices': 'ValidateVolumeDevices: devicePath must be unique',
+  'template.spec.ephemeralContainers[].volumeDevices': 'ValidateVolumeDevices: devicePath must be unique',
+  'template.spec.containers[].resources.claims': 'validateResourceClaimNames: claim names unique (Duplicate)',
+  'template.spec.initContainers[].resources.claims': 'validateResourceClaimNames: claim names unique (Duplicate)',
+  'template.spec.ephemeralContainers[].resources.claims': 'validateResourceClaimNames: claim names unique (Duplicate)',
+  'strategy.resources.claims': 'validateResourceClaimNames (OpenShift validates strategy.resources as container resources)',
+};
+
+/** Makes every map/set list not in NATIVE_UNIQUE atomic; returns the paths it changed. */
+function keepNativeUniqueness(node, at = '', changed = []) {
+  if (!node || typeof node !== 'object') return changed;
+  const type = node['x-kubernetes-list-type'];
+  if ((type === 'map' || type === 'set') && !NATIVE_UNIQUE[at]) {
+    delete node['x-kubernetes-list-type'];
+    delete node['x-kubernetes-list-map-keys'];
+    changed.push(at);
+  }
+  for (const [k, v] of Object.entries(node.properties ?? {})) keepNativeUniqueness(v, at ? `${at}.${k}` : k, changed);
+  if (node.items) keepNativeUniqueness(node.items, `${at}[]`, changed);
+  if (node.additionalProperties && typeof node.additionalProperties === 'object') keepNativeUniqueness(node.additionalProperties, `${at}{}`, changed);
+  return changed;
+}
+
 /** PodTemplateSpec from upstream, with CEL cost bounds added on the lists our rules iterate. */
 function podTemplate() {
   const t = ref('io.k8s.api.core.v1.PodTemplateSpec');
@@ -166,10 +212,9 @@ function podTemplate() {
 function cIdentifierEnv() {
   const env = ref('io.k8s.api.core.v1.EnvVar');
   env.properties.name = { ...env.properties.name, minLength: 1, pattern: C_IDENTIFIER };
-  return {
-    type: 'array', items: env, maxItems: 256,
-    'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'],
-  };
+  // Atomic, not a list-map keyed by name: OpenShift's validateEnv has no uniqueness rule, and a
+  // container's env may repeat a name (the last one wins).
+  return { type: 'array', items: env, maxItems: 256 };
 }
 
 const objectReference = () => ref('io.k8s.api.core.v1.ObjectReference');
@@ -280,7 +325,8 @@ function trigger() {
     rule(`self.name.matches('${ISTAG_NAME}')`, 'must be in the form of <name>:<tag>', { fieldPath: '.name', reason: 'FieldValueInvalid' }),
   ];
   return obj({
-    type: str({ enum: ['ConfigChange', 'ImageChange'] }),
+    // No enum: OpenShift's validateTrigger only requires a type; an unknown one never fires.
+    type: str({ minLength: 1, maxLength: 64 }),
     imageChangeParams: obj({
       automatic: bool(),
       containerNames: { type: 'array', maxItems: MAX_CONTAINER_NAMES, items: str({ maxLength: 63 }) },
@@ -307,9 +353,13 @@ function hookRules() {
   const containers = 'self.template.spec.containers';
   const single = `size(${containers}) == 1`;
   const named = (n) => `(${containers}.exists(c, c.name == ${n}) || (has(self.template.spec.initContainers) && self.template.spec.initContainers.exists(c, c.name == ${n})))`;
+  // As OpenShift's validateDeploymentStrategy: recreateParams are validated for Recreate and
+  // Custom, rollingParams for Rolling and Custom; leftovers of another strategy type are ignored.
+  const type = "(has(self.strategy.type) ? self.strategy.type : 'Rolling')";
+  const checkedFor = { recreateParams: `${type} in ['Recreate', 'Custom']`, rollingParams: `${type} in ['Rolling', 'Custom']` };
   for (const [params, point] of HOOKS) {
     const p = `self.strategy.${params}.${point}`;
-    const present = `has(self.template) && has(self.template.spec) && has(self.strategy) && has(self.strategy.${params}) && has(${p})`;
+    const present = `has(self.template) && has(self.template.spec) && has(self.strategy) && ${checkedFor[params]} && has(self.strategy.${params}) && has(${p})`;
     out.push(rule(`!(${present} && has(${p}.execNewPod)) || (has(${p}.execNewPod.containerName) && size(${p}.execNewPod.containerName) > 0) || ${single}`,
       'may be omitted only when the template has exactly one container',
       { fieldPath: `.strategy.${params}.${point}.execNewPod.containerName`, reason: 'FieldValueRequired' }));
@@ -354,7 +404,7 @@ function specRules() {
 }
 
 function spec() {
-  return obj({
+  const s = obj({
     // The nested defaults in full: the apiserver validates a default value as given.
     strategy: { ...strategy(), default: { type: 'Rolling', activeDeadlineSeconds: 21600 } },
     minReadySeconds: int32({ minimum: 0 }),
@@ -367,6 +417,8 @@ function spec() {
     selector: labelMap(),
     template: podTemplate(),
   }, { required: ['template'], 'x-kubernetes-validations': specRules() });
+  keepNativeUniqueness(s);
+  return s;
 }
 
 function status() {
@@ -433,7 +485,19 @@ const crd = {
         { name: 'Triggered By', type: 'string', jsonPath: '.spec.triggers[*].type', description: 'Trigger types (oc prints config/image(<istag>) instead)' },
         { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
       ],
-      schema: { openAPIV3Schema: obj({ apiVersion: str(), kind: str(), metadata: { type: 'object' }, spec: spec(), status: status() }, { required: ['spec'] }) },
+      schema: {
+        openAPIV3Schema: obj({ apiVersion: str(), kind: str(), metadata: { type: 'object' }, spec: spec(), status: status() }, {
+          required: ['spec'],
+          'x-kubernetes-validations': [
+            // The DC name is a label value on its RCs and pods (deploymentconfig=<name>,
+            // openshift.io/deployment-config.name=<name>): a longer name could never roll out.
+            // RC names (<name>-<version>) may exceed 63; their label values are shortened (docs/crd.md, "Long names").
+            rule(`size(self.metadata.name) <= ${LABEL_VALUE_MAX}`,
+              `must be no more than ${LABEL_VALUE_MAX} characters: a DeploymentConfig's name is the value of the deploymentconfig label of its ReplicationControllers and pods, and label values are limited to ${LABEL_VALUE_MAX} characters`,
+              { fieldPath: '.metadata.name', reason: 'FieldValueTooLong' }),
+          ],
+        }),
+      },
     }],
   },
 };
@@ -462,13 +526,60 @@ function emit(v, indent = '') {
   return ` ${scalar(v)}`;
 }
 
+// ------------------------------------------------------------------ import skeletons
+// A skeleton keeps only what pruning needs: `p` known properties, `i` list items, `a` map values,
+// `x` anything goes (preserve-unknown-fields, embedded resources); 0 is a scalar.
+function skeleton(n) {
+  if (n['x-kubernetes-preserve-unknown-fields'] || n['x-kubernetes-embedded-resource']) return { x: 1 };
+  const out = {};
+  if (n.properties) out.p = Object.fromEntries(Object.entries(n.properties).map(([k, v]) => [k, skeleton(v)]));
+  if (n.items) out.i = skeleton(n.items);
+  if (n.additionalProperties && typeof n.additionalProperties === 'object') out.a = skeleton(n.additionalProperties);
+  return Object.keys(out).length > 0 ? out : 0;
+}
+/** Upstream schema by name to skeleton, following $ref / allOf (ObjectMeta has no cycles). */
+function upstreamSkeleton(name) {
+  const node = upstream[name];
+  const follow = (n) => {
+    const r = n.$ref ?? (n.allOf?.length === 1 ? n.allOf[0].$ref : undefined);
+    if (r) return upstreamSkeleton(refName(r));
+    const out = {};
+    if (n.properties) out.p = Object.fromEntries(Object.entries(n.properties).map(([k, v]) => [k, follow(v)]));
+    if (n.items) out.i = follow(n.items);
+    if (n.additionalProperties && typeof n.additionalProperties === 'object') out.a = follow(n.additionalProperties);
+    return Object.keys(out).length > 0 ? out : 0;
+  };
+  return follow(node);
+}
+function rootSkeleton(def) {
+  const s = skeleton(def.spec.versions[0].schema.openAPIV3Schema);
+  // A custom resource's metadata is ObjectMeta, whatever the schema says.
+  s.p.metadata = upstreamSkeleton('io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta');
+  return s;
+}
+const imageStreamCrd = jsYaml.load(readFileSync(path.join(repo, 'crds/imagestream.yaml'), 'utf8'));
+const skeletons = {
+  'apps.openshift.io/v1 DeploymentConfig': rootSkeleton(crd),
+  'image.openshift.io/v1 ImageStream': rootSkeleton(imageStreamCrd),
+};
+const schemasFile = path.join(repo, 'src/import/crd-schemas.generated.ts');
+const schemasTs = `// Generated by hack/gen-crd.mjs from crds/deploymentconfig.yaml and crds/imagestream.yaml; do not edit by hand.
+import type { SchemaNode } from './prune.js';
+
+/** Field skeletons of the CRDs this project serves, by \`apiVersion kind\` (see src/import/prune.ts). */
+export const crdSchemas: Readonly<Record<string, SchemaNode>> = JSON.parse(${JSON.stringify(JSON.stringify(skeletons))});
+`;
+
 const header = '# Generated by hack/gen-crd.mjs from the Kubernetes OpenAPI document; do not edit by hand.\n';
 const yaml = `${header}---${emit(crd)}\n`;
 const json = JSON.stringify(crd);
 if (args.includes('--check')) {
   const current = existsSync(outFile) ? readFileSync(outFile, 'utf8') : '';
   if (current !== yaml) { console.error(`${path.relative(repo, outFile)} is stale: run node hack/gen-crd.mjs`); process.exit(1); }
+  const currentTs = existsSync(schemasFile) ? readFileSync(schemasFile, 'utf8') : '';
+  if (currentTs !== schemasTs) { console.error(`${path.relative(repo, schemasFile)} is stale: run node hack/gen-crd.mjs`); process.exit(1); }
 } else {
   writeFileSync(outFile, yaml);
+  writeFileSync(schemasFile, schemasTs);
 }
-console.error(`${path.relative(repo, outFile)}: ${yaml.length} bytes YAML, ${json.length} bytes JSON (client-side apply stores the JSON in an annotation; limit 262144)`);
+console.error(`${path.relative(repo, outFile)}: ${yaml.length} bytes YAML, ${json.length} bytes JSON (client-side apply stores the JSON in an annotation; limit 262144); ${path.relative(repo, schemasFile)}: ${schemasTs.length} bytes`);

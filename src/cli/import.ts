@@ -10,6 +10,7 @@ import type { ArgumentsCamelCase, Argv, CommandModule } from 'yargs';
 import { applyEntries, type ObjectApplier } from '../import/apply.js';
 import type { RandomInt } from '../import/generator.js';
 import { ParamError, mergeParams, parseParamArgs, parseParamFile } from '../import/params.js';
+import { pruneEntries, type SchemaSource } from '../import/prune.js';
 import { importObjects, type ImportInput } from '../import/pipeline.js';
 import { readInputs, readProcessStdin } from '../import/read.js';
 import { formatObjects, formatReport, importedObjects } from '../import/report.js';
@@ -37,6 +38,8 @@ export interface ImportDeps extends OutputStreams {
   readParamFile(path: string): Promise<string>;
   /** The applier and the namespace for objects that name none (-n, else the context's). */
   makeApplier(global: GlobalOptions): Promise<{ applier: ObjectApplier; namespace: string }>;
+  /** Schemas of kinds other than this project's CRDs (the cluster's OpenAPI); undefined without a cluster. */
+  makeSchemaSource(global: GlobalOptions): Promise<SchemaSource | undefined>;
   readonly random: RandomInt;
 }
 
@@ -50,6 +53,15 @@ export const defaultImportDeps = (streams: OutputStreams): ImportDeps => ({
     const { makeObjectApplier } = await import('../kube/apply.js');
     const kc = loadKubeConfig({ kubeconfig: global.kubeconfig, context: global.context });
     return { applier: makeObjectApplier(kc), namespace: global.namespace || currentNamespace(kc) };
+  },
+  async makeSchemaSource(global) {
+    const { loadKubeConfig } = await import('../kube/client.js');
+    const { makeOpenApiSchemaSource } = await import('../kube/openapi.js');
+    try {
+      return makeOpenApiSchemaSource(loadKubeConfig({ kubeconfig: global.kubeconfig, context: global.context }));
+    } catch {
+      return undefined; // no kubeconfig: the report says which kinds were not checked
+    }
   },
   random: (n) => randomInt(n),
 });
@@ -82,6 +94,11 @@ export async function runImport(opts: ImportOptions, deps: ImportDeps): Promise<
     return 1;
   }
 
+  // Unknown fields are removed before printing or applying: with the bundled CRD schemas, and
+  // for other kinds with the cluster's OpenAPI (not with --dry-run=client, which stays offline).
+  const schemas = opts.dryRun === 'client' ? undefined : await deps.makeSchemaSource(opts);
+  result.notes.push(...await pruneEntries(result.entries, schemas));
+
   const toServer = opts.dryRun === 'server' || (opts.apply && opts.dryRun === 'none');
   if (!toServer) {
     deps.err.write(formatReport(result));
@@ -102,7 +119,10 @@ export async function runImport(opts: ImportOptions, deps: ImportDeps): Promise<
   if (opts.output) {
     deps.out.write(formatObjects(applied.flatMap((o) => (o.object ? [o.object] : [])), opts.output));
   } else {
-    for (const o of applied) deps.out.write(`${o.entry.ref} serverside-applied${dryRun ? ' (server dry run)' : ''}\n`);
+    for (const o of applied) {
+      if (o.created !== undefined) deps.out.write(`${o.entry.ref.slice(0, o.entry.ref.lastIndexOf('/') + 1)}${o.created} created\n`);
+      else deps.out.write(`${o.entry.ref} ${o.entry.generateName !== undefined ? 'created' : 'serverside-applied'}${dryRun ? ' (server dry run)' : ''}\n`);
+    }
   }
   if (failed.length > 0) {
     deps.err.write(`error: ${failed.length} of ${failed.length + applied.length} object(s) failed to apply; the others were applied\n`);

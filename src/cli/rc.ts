@@ -1,6 +1,7 @@
 /** Read-only helpers over the RC annotation contract (semantics §2), as appsutil provides them. */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, CancelledTrue, Labels, Phase } from '../apis/constants.js';
+import { rcLabelValue } from '../util/naming.js';
 
 /** `openshift.io/deployment-config.latest-version`; unparsable → -1 (appsutil.DeploymentVersionFor). */
 export function versionOf(rc: V1ReplicationController): number {
@@ -25,7 +26,7 @@ export const isCancelled = (rc: V1ReplicationController): boolean =>
 export const configSelector = (dcName: string): string => `${Labels.DeploymentConfig}=${dcName}`;
 
 /** Label selector for the deployer and hook pods of an RC (appsutil.DeployerPodSelector). */
-export const deployerPodSelector = (rcName: string): string => `${Labels.DeployerPodFor}=${rcName}`;
+export const deployerPodSelector = (rcName: string): string => `${Labels.DeployerPodFor}=${rcLabelValue(rcName)}`;
 
 /** Sorts by version, ascending; returns a new array. */
 export const byVersionAsc = (rcs: readonly V1ReplicationController[]): V1ReplicationController[] =>

@@ -5,7 +5,7 @@
 import type { V1Container, V1EnvVar, V1Pod, V1ReplicationController, V1Toleration } from '@kubernetes/client-node';
 import { Annotations, Defaults, Labels } from '../apis/constants.js';
 import type { DeploymentConfig, DeploymentStrategy } from '../apis/deploymentconfig.js';
-import { deployerPodNameFor } from '../util/naming.js';
+import { deployerPodNameFor, rcLabelValue } from '../util/naming.js';
 import type { DeployerControllerOptions } from './options.js';
 
 /** Controller-level variables larger than this are not injected (keeps execve under ARG_MAX). */
@@ -72,7 +72,7 @@ export function makeDeployerPod(rc: V1ReplicationController, dc: DeploymentConfi
   const base = makeDeployerContainer(strategy, options);
   const templateSpec = rc.spec?.template?.spec;
 
-  const labels: Record<string, string> = { [Labels.DeployerPodFor]: rcName };
+  const labels: Record<string, string> = { [Labels.DeployerPodFor]: rcLabelValue(rcName) };
   for (const [key, value] of Object.entries(strategy?.labels ?? {})) {
     if (!(key in labels)) labels[key] = value;
   }

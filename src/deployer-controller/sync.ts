@@ -13,7 +13,7 @@ import type {
   Clock, EventRecorder, InvolvedObject, Lister, PodClient, ReplicationControllerClient,
 } from '../controller/ports.js';
 import { splitKey } from '../util/keys.js';
-import { deployerPodNameFor } from '../util/naming.js';
+import { deployerPodNameFor, rcLabelValue } from '../util/naming.js';
 import type { DeployerControllerOptions } from './options.js';
 import { canTransitionPhase, isTerminalPhase, nextStatus, nextStatusComp } from './phase.js';
 import { makeDeployerPod } from './pod.js';
@@ -303,7 +303,7 @@ async function setDeployerPodsOwnerRef(deps: DeployerSyncDeps, rc: V1Replication
 }
 
 function deployerPodsFor(podLister: Lister<V1Pod>, namespace: string, rcName: string): V1Pod[] {
-  return podLister.list(namespace).filter((pod) => pod.metadata?.labels?.[Labels.DeployerPodFor] === rcName);
+  return podLister.list(namespace).filter((pod) => pod.metadata?.labels?.[Labels.DeployerPodFor] === rcLabelValue(rcName));
 }
 
 /** Succeeded/Failed bookkeeping of OpenShift's nextStatus, applied to the annotations to write. */

@@ -12,7 +12,7 @@ import { decodeDeploymentConfig } from '../apis/encoded.js';
 import { isAlreadyExists } from '../controller/errors.js';
 import { parseImageStreamTagName } from '../image/resolve.js';
 import { tagIntoStream } from '../image/tag.js';
-import { deployerPodNameFor, getPodName } from '../util/naming.js';
+import { deployerPodNameFor, getPodName, rcLabelValue } from '../util/naming.js';
 import type { DeployerEvents } from './events.js';
 import type { DeployerDeps } from './ports.js';
 import { WatchedObjectDeletedError } from './ports.js';
@@ -94,7 +94,7 @@ export function createHookPodManifest(
   if (volumeMounts.length > 0) container.volumeMounts = volumeMounts;
   if (base.securityContext !== undefined) container.securityContext = structuredClone(base.securityContext);
 
-  const labels: Record<string, string> = { [Labels.DeployerPodFor]: name, [Labels.DeployerPodType]: suffix };
+  const labels: Record<string, string> = { [Labels.DeployerPodFor]: rcLabelValue(name), [Labels.DeployerPodType]: suffix };
   for (const [k, v] of Object.entries(strategy.labels ?? {})) if (!(k in labels)) labels[k] = v;
   const annotations: Record<string, string> = { [Annotations.Deployment]: name };
   for (const [k, v] of Object.entries(strategy.annotations ?? {})) if (!(k in annotations)) annotations[k] = v;

@@ -6,7 +6,7 @@ import { Annotations, ApiVersion, Kind, Labels, Phase } from '../apis/constants.
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { encodeDeploymentConfig } from '../apis/encoded.js';
 import { FatalError } from '../controller/errors.js';
-import { rcNameFor } from '../util/naming.js';
+import { rcLabelValue, rcNameFor } from '../util/naming.js';
 import { labelFor } from './util.js';
 
 /**
@@ -71,7 +71,7 @@ export function makeDeployment(dc: DeploymentConfig): V1ReplicationController {
       selector: {
         ...(dc.spec.selector ?? {}),
         [Labels.DeploymentConfigShort]: name,
-        [Labels.Deployment]: rcName,
+        [Labels.Deployment]: rcLabelValue(rcName),
       },
       minReadySeconds: dc.spec.minReadySeconds,
       template: {
@@ -79,7 +79,7 @@ export function makeDeployment(dc: DeploymentConfig): V1ReplicationController {
           labels: {
             ...(template.metadata?.labels ?? {}),
             [Labels.DeploymentConfigShort]: name,
-            [Labels.Deployment]: rcName,
+            [Labels.Deployment]: rcLabelValue(rcName),
           },
           annotations: {
             ...(template.metadata?.annotations ?? {}),

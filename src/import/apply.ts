@@ -22,14 +22,19 @@ export interface ObjectApplier {
   resource(apiVersion: string, kind: string): Promise<ResourceInfo | undefined>;
   /** Server-side apply (fieldManager dcctl-import, force false); dryRun asks for validation only. */
   apply(obj: KubeObject, dryRun: boolean): Promise<KubeObject>;
+  /** Create (POST), for objects with only generateName, which server-side apply cannot take. */
+  create(obj: KubeObject, dryRun: boolean): Promise<KubeObject>;
 }
 
 export interface ApplyOutcome {
   readonly entry: ImportEntry;
+  /** `applied` covers `created` (objects with only generateName, see `created`). */
   readonly result: 'applied' | 'skipped' | 'failed' | 'not-applied';
   readonly message?: string;
   /** The object as the server returned it. */
   readonly object?: KubeObject;
+  /** The name the server generated (objects with only generateName, not on a dry run). */
+  readonly created?: string;
 }
 
 export interface ApplyOptions {
@@ -90,7 +95,7 @@ export async function applyEntries(entries: readonly ImportEntry[], applier: Obj
   if (!stop) {
     for (const t of todo) {
       try {
-        const res = await applier.apply(t.obj, true);
+        const res = t.entry.generateName !== undefined ? await applier.create(t.obj, true) : await applier.apply(t.obj, true);
         outcomes.set(t.entry, { entry: t.entry, result: 'applied', object: res });
       } catch (err) {
         const ns = (t.obj.metadata as Record<string, unknown>)['namespace'];
@@ -109,6 +114,12 @@ export async function applyEntries(entries: readonly ImportEntry[], applier: Obj
       ...todo.filter((t) => !(newNamespaces.has(t.entry.name) && t.entry.kind === 'Namespace'))];
     for (const t of ordered) {
       try {
+        if (t.entry.generateName !== undefined) {
+          const res = await applier.create(t.obj, false);
+          const name = (res.metadata as Record<string, unknown> | undefined)?.['name'];
+          outcomes.set(t.entry, { entry: t.entry, result: 'applied', object: res, created: typeof name === 'string' ? name : '' });
+          continue;
+        }
         const res = await applier.apply(t.obj, false);
         outcomes.set(t.entry, { entry: t.entry, result: 'applied', object: res });
       } catch (err) {

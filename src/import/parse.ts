@@ -39,8 +39,19 @@ export function decodeDocuments(text: string, source: string): Decoded {
     const origin: Origin = { source, document: i + 1, path: '' };
     // Empty documents (`---` at the end, comments only) are what editors leave behind.
     if (doc === null || doc === undefined) return;
+    // A top-level sequence of objects (hand-written, or `kubectl get -o json | jq .items`) is
+    // read like the items of a List; each keeps its index in the report.
+    if (Array.isArray(doc)) {
+      doc.forEach((item, j) => {
+        const itemOrigin: Origin = { ...origin, path: `[${j}]` };
+        if (item === null || item === undefined) return;
+        if (!isObject(item)) { problems.push({ origin: itemOrigin, message: `expected an object with apiVersion and kind, got ${Array.isArray(item) ? 'a list' : typeof item}` }); return; }
+        flattenLists(item, itemOrigin, objects, problems);
+      });
+      return;
+    }
     if (!isObject(doc)) {
-      problems.push({ origin, message: `expected an object with apiVersion and kind, got ${Array.isArray(doc) ? 'a list' : typeof doc}` });
+      problems.push({ origin, message: `expected an object with apiVersion and kind, got ${typeof doc}` });
       return;
     }
     flattenLists(doc, origin, objects, problems);

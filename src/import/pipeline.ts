@@ -11,6 +11,7 @@ import { decodeDocuments, type FoundObject } from './parse.js';
 import {
   stripClaimFields, stripImageStreamFields, stripNullTimestamps, stripServerFields, stripServiceAccountFields, stripServiceFields,
 } from './strip.js';
+import { normalizeImageStreamFields, renameDeploymentConfigFields, renameServiceFields } from './renames.js';
 import { isTemplate, parameterNames, processTemplate } from './template.js';
 import {
   ImportInputError, formatOrigin, isObject, type ImportEntry, type ImportResult, type InputProblem, type KubeObject,
@@ -60,7 +61,7 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
     if (t.message.trim() !== '') templateMessages.push({ template: t.name, message: t.message });
   }
 
-  const checked: { c: Candidate; cls: ValidClass; kind: string; name: string }[] = [];
+  const checked: { c: Candidate; cls: ValidClass; kind: string; name: string; generateName?: string }[] = [];
   const seen = new Map<string, Candidate>();
   for (const c of candidates) {
     const o = c.object;
@@ -68,13 +69,19 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
     if (typeof o.apiVersion !== 'string' || o.apiVersion === '') { problems.push({ ...where, message: 'apiVersion is missing' }); continue; }
     if (typeof o.kind !== 'string' || o.kind === '') { problems.push({ ...where, message: 'kind is missing' }); continue; }
     const meta = isObject(o.metadata) ? o.metadata : undefined;
-    const name = meta?.['name'];
-    if (typeof name !== 'string' || name === '') {
-      problems.push({ ...where, message: `${o.kind} has no metadata.name${meta?.['generateName'] ? ' (generateName cannot be applied: server-side apply needs a name)' : ''}` });
+    const name = typeof meta?.['name'] === 'string' ? meta['name'] : '';
+    // `oc create` takes an object with only generateName; the server picks the name (--apply creates it).
+    const generateName = name === '' && typeof meta?.['generateName'] === 'string' && meta['generateName'] !== '' ? meta['generateName'] : undefined;
+    if (name === '' && generateName === undefined) {
+      problems.push({ ...where, message: `${o.kind} has neither metadata.name nor metadata.generateName` });
       continue;
     }
     const cls = classify(o.apiVersion, o.kind);
     if (cls.type === 'invalid') { problems.push({ ...where, message: cls.message }); continue; }
+    if (generateName !== undefined) {
+      checked.push({ c, cls, kind: o.kind, name, generateName });
+      continue;
+    }
     const ns = c.keepNamespace && typeof meta?.['namespace'] === 'string' ? meta['namespace'] : '';
     const key = `${refOf(cls.apiVersion, o.kind, name)} ${ns}`;
     const first = seen.get(key);
@@ -99,7 +106,7 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
   const selectingServices = new Set(checked.filter((x) => x.kind === 'Service' && x.cls.apiVersion === 'v1'
     && isObject(x.c.object['spec']) && isObject(x.c.object['spec']['selector'])).map((x) => x.name));
 
-  const entries = checked.map(({ c, cls, kind, name }) => toEntry(c, cls, kind, name, { streams, selectingServices }));
+  const entries = checked.map(({ c, cls, kind, name, generateName }) => toEntry(c, cls, kind, name, generateName, { streams, selectingServices }));
   const notes: string[] = [];
   if (entries.some((e) => e.kind === 'DeploymentConfig' && e.outcome !== 'skipped')) {
     notes.push('`kubectl get dc` shows the trigger types (ConfigChange,ImageChange) in TRIGGERED BY, not oc\'s config,image(name:tag) summary: read spec.triggers for the image triggers');
@@ -109,10 +116,11 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
 
 interface Scan { readonly streams: ReadonlySet<string>; readonly selectingServices: ReadonlySet<string> }
 
-function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, scan: Scan): ImportEntry {
+function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, generateName: string | undefined, scan: Scan): ImportEntry {
   const original = c.object;
   const entry: ImportEntry = {
-    ref: refOf(cls.apiVersion, kind, name), apiVersion: cls.apiVersion, kind, name, origin: c.origin,
+    ref: refOf(cls.apiVersion, kind, generateName === undefined ? name : `${generateName}<generated>`),
+    apiVersion: cls.apiVersion, kind, name, ...(generateName !== undefined ? { generateName } : {}), origin: c.origin,
     outcome: 'imported', changes: [], notes: [],
   };
   const skip = skipReason(original, cls, kind, name, scan);
@@ -135,6 +143,9 @@ function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, scan
     delete meta['namespace'];
     if (exportedNamespace) entry.changes.push(`removed metadata.namespace "${exportedNamespace}" (objects go to the namespace of -n or the kubeconfig context)`);
   }
+  if (kind === 'Service' && cls.apiVersion === 'v1') entry.changes.push(...renameServiceFields(obj));
+  if (cls.type === 'deploymentconfig') entry.changes.push(...renameDeploymentConfigFields(obj));
+  if (cls.type === 'imagestream') entry.changes.push(...normalizeImageStreamFields(obj));
   const removed = [...stripServerFields(obj), ...stripNullTimestamps(obj)];
   if (kind === 'Service' && cls.apiVersion === 'v1') removed.push(...stripServiceFields(obj));
   if (kind === 'PersistentVolumeClaim' && cls.apiVersion === 'v1') removed.push(...stripClaimFields(obj));
@@ -148,6 +159,10 @@ function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, scan
     const dc = importDeploymentConfig(obj, { legacy, exportedNamespace, importedStreams: scan.streams });
     entry.changes.push(...dc.changes);
     entry.notes.push(...dc.notes);
+  }
+  if (generateName !== undefined) {
+    entry.notes.push(`metadata.generateName "${generateName}": the server picks the name when the object is created, so each import creates another one; `
+      + 'create it with `kubectl create -f` (kubectl apply needs a name) or `dcctl import --apply`, which reports the name');
   }
   entry.object = obj;
   entry.outcome = entry.changes.length > 0 ? 'changed' : 'imported';

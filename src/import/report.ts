@@ -28,6 +28,7 @@ function entryLines(e: ImportEntry, a: ApplyOutcome | undefined): string[] {
   for (const c of e.changes) lines.push(`    changed: ${c}`);
   for (const n of e.notes) lines.push(`    differs: ${n}`);
   if (e.hint) lines.push(`    hint: ${e.hint}`);
+  if (a?.created !== undefined) lines.push(`    created: ${e.ref.slice(0, e.ref.lastIndexOf('/') + 1)}${a.created}`);
   if (a?.result === 'failed') lines.push(`    error: ${a.message ?? ''}`);
   return lines;
 }

@@ -29,7 +29,9 @@ export interface ImportEntry {
   readonly ref: string;
   readonly apiVersion: string;
   readonly kind: string;
+  /** Empty when the object has only `generateName` (the server picks the name on create). */
   readonly name: string;
+  readonly generateName?: string;
   readonly origin: Origin;
   outcome: Outcome;
   /** Present unless skipped. */

@@ -37,5 +37,9 @@ export function makeObjectApplier(kc: KubeConfig, opts: { fieldManager?: string 
       const res = await wrapApi(api.patch(obj as KubernetesObject, undefined, dryRun ? 'All' : undefined, fieldManager, false, PatchStrategy.ServerSideApply));
       return toPlain(res) as unknown as KubeObject;
     },
+    async create(obj: KubeObject, dryRun: boolean): Promise<KubeObject> {
+      const res = await wrapApi(api.create(obj as KubernetesObject, undefined, dryRun ? 'All' : undefined, fieldManager));
+      return toPlain(res) as unknown as KubeObject;
+    },
   };
 }

@@ -34,3 +34,19 @@ export const rcNameFor = (dcName: string, version: number): string => `${dcName}
 
 /** `<rc>-deploy`. */
 export const deployerPodNameFor = (rcName: string): string => getPodName(rcName, 'deploy');
+
+/** Kubernetes' limit on label values (a DNS-1123 label's length). */
+export const LabelValueMaxLength = 63;
+
+/**
+ * The value of the labels that carry an RC name (`deployment`, `openshift.io/deployer-pod-for.name`).
+ * OpenShift writes the name as it is, so a DC whose `<name>-<version>` outgrows 63 characters
+ * stops rolling out (a 61-character name at version 10). A name that fits is kept byte for byte;
+ * a longer one becomes its first 54 characters, `-` and the FNV-1a hash of the whole name (63
+ * characters, distinct per version). The DC name itself is limited to 63 by the CRD.
+ */
+export function rcLabelValue(rcName: string): string {
+  if (rcName.length <= LabelValueMaxLength) return rcName;
+  const prefix = rcName.slice(0, LabelValueMaxLength - 9).replace(/[-_.]+$/, '');
+  return `${prefix}-${fnv1a32Hex(rcName)}`;
+}

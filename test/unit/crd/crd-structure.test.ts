@@ -111,6 +111,39 @@ describe('crds/deploymentconfig.yaml', () => {
     expect(at('spec.template.spec.containers.[].resources.limits.*')['x-kubernetes-int-or-string']).toBe(true);
   });
 
+  it('keeps only the uniqueness rules kube-apiserver\'s pod validation enforces (docs/crd.md)', () => {
+    const keyed: string[] = [];
+    walk(at('spec'), 'spec', (n, p) => {
+      const t = n['x-kubernetes-list-type'];
+      if (t === 'map' || t === 'set') keyed.push(`${p} ${t} ${(n['x-kubernetes-list-map-keys'] ?? []).join(',')}`.trim());
+    });
+    const containers = ['containers', 'initContainers', 'ephemeralContainers'];
+    expect(keyed.sort()).toEqual([
+      'spec.strategy.resources.claims map name',
+      ...containers.map((c) => `spec.template.spec.${c} map name`),
+      ...containers.flatMap((c) => [
+        `spec.template.spec.${c}[].resources.claims map name`,
+        `spec.template.spec.${c}[].volumeDevices map devicePath`,
+        `spec.template.spec.${c}[].volumeMounts map mountPath`,
+      ]),
+      'spec.template.spec.resourceClaims map name',
+      'spec.template.spec.resources.claims map name',
+      'spec.template.spec.schedulingGates map name',
+      'spec.template.spec.topologySpreadConstraints map topologyKey,whenUnsatisfiable',
+      'spec.template.spec.volumes map name',
+    ].sort());
+    // Duplicates that pods (and OpenShift) accept: env names, ports, hostAliases, pull secrets, hook env.
+    for (const p of ['spec.template.spec.containers.[].env', 'spec.template.spec.containers.[].ports', 'spec.template.spec.hostAliases',
+      'spec.template.spec.imagePullSecrets', 'spec.strategy.recreateParams.pre.execNewPod.env', 'spec.strategy.customParams.environment']) {
+      expect([p, at(p)['x-kubernetes-list-type']]).toEqual([p, undefined]);
+    }
+  });
+
+  it('refuses DC names longer than a label value, naming the limit', () => {
+    const rules = (root as Schema & { 'x-kubernetes-validations'?: { rule: string; message: string }[] })['x-kubernetes-validations'] ?? [];
+    expect(rules).toEqual([expect.objectContaining({ rule: 'size(self.metadata.name) <= 63', message: expect.stringContaining('label values are limited to 63 characters') })]);
+  });
+
   it('keeps every list-map key required or defaulted (the apiserver rejects the CRD otherwise)', () => {
     const bad: string[] = [];
     walk(root, '', (n, p) => {

@@ -21,6 +21,11 @@ function fakeCluster(opts: { served?: string[]; namespaced?: Record<string, bool
       if (!dryRun && opts.failReal?.includes(name)) throw new ApiError(`configmaps "${name}" is forbidden: exceeded quota`, 403, 'Forbidden');
       return { ...obj, metadata: { ...meta, uid: 'u' } };
     },
+    async create(obj: KubeObject, dryRun: boolean) {
+      const meta = obj.metadata as Record<string, unknown>;
+      calls.push({ name: `create ${String(meta['generateName'])}`, namespace: meta['namespace'], dryRun });
+      return { ...obj, metadata: { ...meta, name: dryRun ? undefined : `${String(meta['generateName'])}x7k2p`, uid: 'u' } };
+    },
   };
   return { applier, calls };
 }
@@ -98,5 +103,16 @@ describe('applyEntries', () => {
     const s = await applyEntries(es, applier, { namespace: 'n', dryRun: false });
     expect(s.outcomes.map((o) => o.result)).toEqual(['applied', 'applied']);
     expect(calls.filter((c) => !c.dryRun).map((c) => c.name)).toEqual(['fresh', 'a']);
+  });
+});
+
+describe('objects with only generateName', () => {
+  it('are created (dry run first), and the outcome carries the generated name', async () => {
+    const { applier, calls } = fakeCluster();
+    const e = entries('apiVersion: v1\nkind: ConfigMap\nmetadata: {generateName: job-}\n');
+    expect(e[0]?.ref).toBe('configmap/job-<generated>');
+    const s = await applyEntries(e, applier, { namespace: 'team', dryRun: false });
+    expect(calls).toEqual([{ name: 'create job-', namespace: 'team', dryRun: true }, { name: 'create job-', namespace: 'team', dryRun: false }]);
+    expect(s.outcomes.map((o) => [o.result, o.created])).toEqual([['applied', 'job-x7k2p']]);
   });
 });

@@ -5,12 +5,13 @@ import { fileURLToPath } from 'node:url';
 import { main } from '../../../src/cli/index.js';
 import { parseImportDryRun, runImport, type ImportDeps, type ImportOptions } from '../../../src/cli/import.js';
 import type { ObjectApplier } from '../../../src/import/apply.js';
+import type { SchemaSource } from '../../../src/import/prune.js';
 import { readInputs } from '../../../src/import/read.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/import');
 const fx = (name: string) => path.join(dir, name);
 
-function harness(applier?: ObjectApplier) {
+function harness(applier?: ObjectApplier, schemas?: SchemaSource) {
   let out = '';
   let err = '';
   const deps: ImportDeps = {
@@ -22,6 +23,7 @@ function harness(applier?: ObjectApplier) {
       if (!applier) throw new Error('no cluster in this test');
       return { applier, namespace: 'ctx-ns' };
     },
+    makeSchemaSource: async () => schemas,
     random: () => 0,
   };
   return { deps, out: () => out, err: () => err };
@@ -82,6 +84,7 @@ describe('dcctl import (command)', () => {
         if (!dryRun) written.push(name);
         return obj;
       },
+      create: async (obj) => obj,
     };
     const ok = harness(applier);
     expect(await runImport(opts({ files: [fx('export.json')], apply: true }), ok.deps)).toBe(0);

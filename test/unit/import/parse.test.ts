@@ -18,3 +18,13 @@ describe('decodeDocuments', () => {
     expect(decodeDocuments('a: 1\na: 2\n', 'x.yaml').problems[0]?.message).toBe('cannot parse YAML at line 2, column 1: duplicated mapping key');
   });
 });
+
+describe('top-level sequences', () => {
+  it('are read like the items of a List, each with its index', () => {
+    const d = decodeDocuments('- {apiVersion: v1, kind: ConfigMap, metadata: {name: a}}\n- {apiVersion: v1, kind: List, items: [{apiVersion: v1, kind: Secret, metadata: {name: b}}]}\n', 'seq.yaml');
+    expect(d.problems).toEqual([]);
+    expect(d.objects.map((o) => [o.object.kind, o.origin.path])).toEqual([['ConfigMap', '[0]'], ['Secret', '[1].items[0]']]);
+    const json = decodeDocuments('[{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "a"}}]', 'seq.json');
+    expect(json.objects.map((o) => [o.object.kind, o.origin.document, o.origin.path])).toEqual([['ConfigMap', 1, '[0]']]);
+  });
+});

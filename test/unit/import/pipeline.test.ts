@@ -140,11 +140,12 @@ describe('bad input stops the import and names the problem', () => {
     ]);
   });
 
-  it('objects without kind or name', () => {
-    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {generateName: x-}\n---\napiVersion: v1\nmetadata: {name: y}\n---\n[1, 2]\n';
+  it('objects without kind or name (generateName alone is fine), and sequences of non-objects', () => {
+    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {generateName: x-}\n---\napiVersion: v1\nkind: ConfigMap\nmetadata: {labels: {a: b}}\n---\napiVersion: v1\nmetadata: {name: y}\n---\n[1, [2]]\n';
     expect(problemsOf(() => importObjects([{ source: 's', text }], { params: new Map(), random: () => 0 }))).toEqual([
-      'ConfigMap has no metadata.name (generateName cannot be applied: server-side apply needs a name)',
+      'ConfigMap has neither metadata.name nor metadata.generateName',
       'kind is missing',
+      'expected an object with apiVersion and kind, got number',
       'expected an object with apiVersion and kind, got a list',
     ]);
   });

@@ -1,0 +1,102 @@
+/**
+ * Removal of fields the target schema does not know. OpenShift's decoder dropped unknown fields
+ * silently (`execNewPod.args`, a container-level `capabilities`, typos such as
+ * `resources.requires`); kubectl's default strict field validation refuses the whole file
+ * instead. Import removes them and reports every one, so nothing is lost without a word.
+ *
+ * Schemas are skeletons (`SchemaNode`): which properties an object has, what its list items
+ * and map values are. The CRDs of this project come bundled (crd-schemas.generated.ts); other
+ * kinds come from a SchemaSource, normally the cluster's OpenAPI v3 document (src/kube/openapi.ts).
+ */
+import { crdSchemas } from './crd-schemas.generated.js';
+import { isObject, type ImportEntry } from './types.js';
+
+/**
+ * `p`: known properties (an object with `p` and no `a` accepts no other field); `i`: list items;
+ * `a`: values of a map; `x`: anything is accepted below (preserve-unknown-fields); 0: a scalar.
+ */
+export type SchemaNode = 0 | {
+  readonly p?: Readonly<Record<string, SchemaNode>>;
+  readonly i?: SchemaNode;
+  readonly a?: SchemaNode;
+  readonly x?: 1;
+};
+
+/** Where schemas of kinds other than this project's CRDs come from. */
+export interface SchemaSource {
+  /** The skeleton of `apiVersion`/`kind`; undefined when the source does not know the kind. */
+  schemaFor(apiVersion: string, kind: string): Promise<SchemaNode | undefined>;
+}
+
+/** Why a source could not answer (no cluster, no OpenAPI): the report says it once per kind. */
+export class SchemaUnavailableError extends Error {
+  override readonly name = 'SchemaUnavailableError';
+}
+
+/** Removes from `value` every field `schema` does not declare; returns the removed paths. */
+export function pruneUnknownFields(value: unknown, schema: SchemaNode, path = ''): string[] {
+  if (schema === 0 || schema.x) return [];
+  const removed: string[] = [];
+  if (Array.isArray(value)) {
+    if (schema.i !== undefined) value.forEach((v, i) => removed.push(...pruneUnknownFields(v, schema.i as SchemaNode, `${path}[${i}]`)));
+    return removed;
+  }
+  if (!isObject(value)) return removed;
+  const child = (k: string) => (path ? `${path}.${k}` : k);
+  if (schema.p) {
+    for (const [k, v] of Object.entries(value)) {
+      const s = schema.p[k];
+      if (s === undefined) {
+        if (schema.a === undefined) {
+          delete value[k];
+          removed.push(child(k));
+        } else {
+          removed.push(...pruneUnknownFields(v, schema.a, child(k)));
+        }
+        continue;
+      }
+      removed.push(...pruneUnknownFields(v, s, child(k)));
+    }
+  } else if (schema.a !== undefined) {
+    for (const [k, v] of Object.entries(value)) removed.push(...pruneUnknownFields(v, schema.a, `${path}[${JSON.stringify(k)}]`));
+  }
+  return removed;
+}
+
+/** The bundled skeleton of one of this project's CRDs. */
+export const bundledSchema = (apiVersion: string, kind: string): SchemaNode | undefined => crdSchemas[`${apiVersion} ${kind}`];
+
+/**
+ * Prunes every imported entry against its schema (bundled for this project's CRDs, else from
+ * `source`), recording one `changed:` line per removed field. Returns the general notes: kinds
+ * whose schema could not be read, so their unknown fields were left for the server to judge.
+ */
+export async function pruneEntries(entries: readonly ImportEntry[], source: SchemaSource | undefined): Promise<string[]> {
+  const notes: string[] = [];
+  const schemas = new Map<string, Promise<SchemaNode | undefined>>();
+  const unavailable = new Map<string, string>();
+  for (const entry of entries) {
+    if (entry.outcome === 'skipped' || !entry.object) continue;
+    const key = `${entry.apiVersion} ${entry.kind}`;
+    let schema: SchemaNode | undefined = bundledSchema(entry.apiVersion, entry.kind);
+    if (schema === undefined && source) {
+      if (!schemas.has(key)) schemas.set(key, source.schemaFor(entry.apiVersion, entry.kind));
+      try {
+        schema = await schemas.get(key);
+      } catch (err) {
+        if (!(err instanceof SchemaUnavailableError)) throw err;
+        unavailable.set(key, err.message);
+        continue;
+      }
+    }
+    if (schema === undefined) {
+      if (!source) unavailable.set(key, 'no cluster to read its schema from');
+      continue;
+    }
+    const removed = pruneUnknownFields(entry.object, schema);
+    for (const p of removed) entry.changes.push(`removed unknown field ${p} (not in the ${entry.apiVersion} ${entry.kind} schema; OpenShift ignored it)`);
+    if (entry.changes.length > 0) entry.outcome = 'changed';
+  }
+  for (const [key, why] of unavailable) notes.push(`${key}: unknown fields were not removed (${why}); kubectl's strict validation will name any`);
+  return notes;
+}

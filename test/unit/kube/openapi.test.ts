@@ -1,0 +1,52 @@
+import { describe, it, expect } from '@jest/globals';
+import { componentFor, skeletonOf } from '../../../src/kube/openapi.js';
+
+// The shape of GET /openapi/v3/api/v1, cut down to what import reads.
+const doc = {
+  components: {
+    schemas: {
+      'io.k8s.api.core.v1.Service': {
+        'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'Service' }],
+        properties: {
+          apiVersion: { type: 'string' },
+          metadata: { allOf: [{ $ref: '#/components/schemas/io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta' }] },
+          spec: { allOf: [{ $ref: '#/components/schemas/io.k8s.api.core.v1.ServiceSpec' }] },
+        },
+      },
+      'io.k8s.api.core.v1.ServiceSpec': {
+        properties: {
+          clusterIP: { type: 'string' },
+          selector: { type: 'object', additionalProperties: { type: 'string' } },
+          ports: { type: 'array', items: { $ref: '#/components/schemas/io.k8s.api.core.v1.ServicePort' } },
+        },
+      },
+      'io.k8s.api.core.v1.ServicePort': { properties: { port: { type: 'integer' }, targetPort: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString' } } },
+      'io.k8s.apimachinery.pkg.util.intstr.IntOrString': { type: 'string', format: 'int-or-string' },
+      'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': { properties: { name: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string' } } } },
+      'io.k8s.apiextensions.Props': { properties: { properties: { type: 'object', additionalProperties: { $ref: '#/components/schemas/io.k8s.apiextensions.Props' } }, raw: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
+    },
+  },
+};
+
+describe('OpenAPI v3 skeletons', () => {
+  it('finds the component of a kind', () => {
+    expect(componentFor(doc, '', 'v1', 'Service')).toBe('io.k8s.api.core.v1.Service');
+    expect(componentFor(doc, 'apps', 'v1', 'Service')).toBeUndefined();
+  });
+
+  it('follows $ref and allOf into properties, items and map values', () => {
+    expect(skeletonOf(doc, 'io.k8s.api.core.v1.Service')).toEqual({
+      p: {
+        apiVersion: 0,
+        metadata: { p: { name: 0, labels: { a: 0 } } },
+        spec: { p: { clusterIP: 0, selector: { a: 0 }, ports: { i: { p: { port: 0, targetPort: 0 } } } } },
+      },
+    });
+  });
+
+  it('ends recursive schemas and keeps preserve-unknown subtrees open', () => {
+    const s = skeletonOf(doc, 'io.k8s.apiextensions.Props') as { p: { properties: { a: unknown }; raw: unknown } };
+    expect(s.p.properties.a).toBe(s);
+    expect(s.p.raw).toEqual({ x: 1 });
+  });
+});
