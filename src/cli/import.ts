@@ -139,8 +139,14 @@ const listOf = (v: string | string[] | undefined): string[] => (v === undefined 
 export type CommandRunner = <A extends { namespace?: string; context?: string; kubeconfig?: string }>(
   fn: (args: ArgumentsCamelCase<A>) => Promise<number>) => (args: ArgumentsCamelCase<A>) => Promise<void>;
 
-const epilogue = `Input: YAML (several documents), JSON (one object or several concatenated), List objects and
-OpenShift Templates (processed like 'oc process': --param, --param-file, defaults, required, generate: expression).
+const epilogue = `Input: YAML (several documents), JSON (one object or several concatenated), List objects, top-level
+sequences of objects, and OpenShift Templates (processed like 'oc process': --param, --param-file, defaults,
+required, generate: expression).
+
+Fields OpenShift silently ignored are removed and legacy ones renamed (portalIP -> clusterIP, ...), each named
+in the report, so the output passes kubectl's strict validation. DeploymentConfigs and ImageStreams are checked
+against this project's CRD schemas; other kinds against the cluster's OpenAPI (read-only; skipped offline and
+with --dry-run=client). Objects with only metadata.generateName are created (not applied) by --apply.
 
 Bad input stops the import: every problem is printed and nothing is printed to stdout or applied.
 With --apply or --dry-run=server every object is first checked by the server (dry run); if any is
