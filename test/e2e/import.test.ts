@@ -2,7 +2,8 @@ import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
-import { apis, createNamespace, dcctl, deleteNamespace, repoDir } from '../support/kube.js';
+import { DcClient } from '../support/dc.js';
+import { apis, createNamespace, dcctl, deleteNamespace, kubectl, repoDir, startController, type ControllerProcess } from '../support/kube.js';
 
 // `dcctl import` against the real local control plane: every case of the corpus in
 // test/fixtures/import is imported, then applied (or dry-run) and read back. Needs `npm run build`.
@@ -105,4 +106,125 @@ describe('dcctl import on the local control plane', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toMatch(/unknown parameter name "TYPO"/);
   });
+});
+
+
+// Issue 13: manifests OpenShift accepted must apply, unchanged or through `dcctl import`, and
+// roll out. One namespace with its own controller; the report lines are checked exactly.
+describe('manifests OpenShift accepted (import and admission corpus) on the local control plane', () => {
+  let compat = '';
+  let controller: ControllerProcess | undefined;
+  const rel = (text: string) => text.split(`${repoDir}/`).join('');
+  const phase = (rc: { metadata?: { annotations?: Record<string, string> } }) => rc.metadata?.annotations?.['openshift.io/deployment.phase'];
+
+  beforeAll(async () => {
+    compat = await createNamespace('import-compat');
+    controller = startController(compat);
+  });
+  afterAll(async () => {
+    await controller?.stop();
+    if (compat) await deleteNamespace(compat);
+  });
+
+  it('an OpenShift 3.11 export: every removed and renamed field is reported, the output passes strict kubectl apply and rolls out', async () => {
+    const r = await dcctl(['import', '-f', fx('openshift3-export.yaml')]);
+    expect(r.code).toBe(0);
+    const src = 'test/fixtures/import/openshift3-export.yaml (document 1';
+    const unknown = (f: string) => `    changed: removed unknown field ${f} (not in the apps.openshift.io/v1 DeploymentConfig schema; OpenShift ignored it)`;
+    expect(rel(r.stderr).split('\n')).toEqual([
+      'import: 4 object(s): 0 imported unchanged, 4 changed, 0 skipped',
+      `deploymentconfig.apps.openshift.io/catalog: changed  [${src}, items[0])]`,
+      '    changed: apiVersion v1 → apps.openshift.io/v1 (the legacy group-less form cannot be routed to a CRD)',
+      '    changed: rewrote spec.triggers[1].imageChangeParams.from ImageStream "catalog" → ImageStreamTag "catalog:latest" (as OpenShift\'s decoder converted the legacy kind)',
+      '    changed: removed server-written fields: metadata.creationTimestamp, metadata.generation, status, spec.template.metadata.creationTimestamp',
+      unknown('spec.serviceAccountName'),
+      unknown('spec.strategy.recreateParams.pre.execNewPod.args'),
+      unknown('spec.template.spec.containers[0].capabilities'),
+      unknown('spec.template.spec.containers[0].nodeSelector'),
+      unknown('spec.template.spec.containers[0].resources.requires'),
+      '    differs: ImageChange trigger on ImageStreamTag catalog:latest needs the image trigger controller and the ImageStream CRD (crds/imagestream.yaml); ImageStream catalog is part of this import; the first rollout waits until the trigger is resolved',
+      '    differs: the legacy v1 API orphaned ReplicationControllers when the DC was deleted; here deleting the DC deletes them (use --cascade=orphan to keep them)',
+      `deploymentconfig.apps.openshift.io/gateway: changed  [${src}, items[1])]`,
+      '    changed: apiVersion v1 → apps.openshift.io/v1 (the legacy group-less form cannot be routed to a CRD)',
+      '    changed: rewrote spec.strategy.rollingParams.updatePercent -50 → maxUnavailable "50%" (as OpenShift converted the removed field)',
+      '    differs: the legacy v1 API kept every old ReplicationController; apps.openshift.io/v1 (and this CRD) keeps 10: set spec.revisionHistoryLimit to keep more',
+      '    differs: the legacy v1 API orphaned ReplicationControllers when the DC was deleted; here deleting the DC deletes them (use --cascade=orphan to keep them)',
+      `service/catalog: changed  [${src}, items[2])]`,
+      '    changed: renamed spec.portalIP → spec.clusterIP (its name since Kubernetes v1)',
+      '    changed: removed server-written fields: spec.clusterIP',
+      '    changed: removed unknown field spec.deprecatedPublicIPs (not in the v1 Service schema; OpenShift ignored it)',
+      `imagestream.image.openshift.io/catalog: changed  [${src}, items[3])]`,
+      '    changed: apiVersion v1 → image.openshift.io/v1 (the legacy group-less form cannot be routed to a CRD)',
+      '    changed: removed spec.tags[0] (tag "latest" is defined again at spec.tags[2]; OpenShift kept the last one)',
+      '    changed: set spec.tags[1].referencePolicy.type "" → Source (OpenShift\'s default for an empty type)',
+      '    changed: set spec.tags[2].referencePolicy.type "" → Source (OpenShift\'s default for an empty type)',
+      '    differs: ImageStreams are served by the ImageStream CRD (crds/imagestream.yaml) and resolved by the image trigger controller; there is no integrated registry, so tags must point at external images (from.kind DockerImage)',
+      'note: `kubectl get dc` shows the trigger types (ConfigChange,ImageChange) in TRIGGERED BY, not oc\'s config,image(name:tag) summary: read spec.triggers for the image triggers',
+      '',
+    ]);
+    // The printed objects are what a user applies: plain kubectl apply, strict field validation.
+    kubectl(['apply', '-n', compat, '-f', '-'], r.stdout);
+    const dcs = new DcClient(compat);
+    const [catalog, gateway] = await Promise.all([dcs.waitForPhase('catalog-1', ['Complete', 'Failed'], 90_000), dcs.waitForPhase('gateway-1', ['Complete', 'Failed'], 90_000)]);
+    expect([phase(catalog), phase(gateway)]).toEqual(['Complete', 'Complete']);
+    expect(catalog.spec?.template?.spec?.containers[0]?.image).toBe('registry.example.com/shop/catalog:2.1');
+    const svc = await core.readNamespacedService({ name: 'catalog', namespace: compat });
+    expect(svc.spec?.clusterIP).not.toBe('172.30.44.10');
+  }, 150_000);
+
+  it('objects with only generateName: --apply creates them and reports the names; -o yaml works with kubectl create', async () => {
+    const r = await dcctl(['import', '-f', fx('generate-name.yaml'), '--apply', '-n', compat]);
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toEqual([expect.stringMatching(/^deploymentconfig\.apps\.openshift\.io\/smoke-[a-z0-9]{5} created$/), expect.stringMatching(/^configmap\/smoke-settings-[a-z0-9]{5} created$/)]);
+    const dcName = lines[0]!.split(' ')[0]!.split('/')[1]!;
+    expect(rel(r.stderr)).toContain(`deploymentconfig.apps.openshift.io/smoke-<generated>: imported  [test/fixtures/import/generate-name.yaml (document 1)]\n`
+      + '    differs: metadata.generateName "smoke-": the server picks the name when the object is created, so each import creates another one; create it with `kubectl create -f` (kubectl apply needs a name) or `dcctl import --apply`, which reports the name\n'
+      + `    created: deploymentconfig.apps.openshift.io/${dcName}\n`);
+    const rc = await new DcClient(compat).waitForPhase(`${dcName}-1`, ['Complete', 'Failed'], 60_000);
+    expect(phase(rc)).toBe('Complete');
+
+    const printed = await dcctl(['import', '-f', fx('generate-name.yaml'), '-o', 'yaml']);
+    expect(printed.stdout).toContain('generateName: smoke-');
+    expect(kubectl(['create', '-n', compat, '-f', '-'], printed.stdout)).toMatch(/^deploymentconfig\.apps\.openshift\.io\/smoke-[a-z0-9]{5} created\nconfigmap\/smoke-settings-[a-z0-9]{5} created\n$/);
+  }, 90_000);
+
+  it('a file whose top level is a sequence imports like a List; the report gives file, document and index', async () => {
+    const r = await dcctl(['import', '-f', fx('sequence.yaml'), '--apply', '-n', compat]);
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: 'configmap/reports-settings serverside-applied\ndeploymentconfig.apps.openshift.io/reports serverside-applied\n' });
+    expect(rel(r.stderr).split('\n').slice(0, 3)).toEqual([
+      'import: 2 object(s): 2 imported unchanged, 0 changed, 0 skipped',
+      'configmap/reports-settings: imported  [test/fixtures/import/sequence.yaml (document 1, [0])]',
+      'deploymentconfig.apps.openshift.io/reports: imported  [test/fixtures/import/sequence.yaml (document 1, [1])]',
+    ]);
+    expect(phase(await new DcClient(compat).waitForPhase('reports-1', ['Complete', 'Failed'], 60_000))).toBe('Complete');
+  }, 90_000);
+
+  it('DCs the CRD used to refuse apply unchanged with kubectl apply and roll out; a Manual trigger never fires', async () => {
+    const valid = (f: string) => path.join(repoDir, 'test/fixtures/valid-dcs', f);
+    const long = 'inventory-reconciliation-service-for-warehouse-management-eu-01';
+    for (const f of ['env-duplicate-names.yaml', 'pod-lists-duplicates.yaml', 'rolling-leftover-recreate-hook.yaml', 'name-63-characters.yaml', 'trigger-type-manual.yaml']) {
+      kubectl(['apply', '-n', compat, '-f', valid(f)]);
+    }
+    const dcs = new DcClient(compat);
+    const rcs = await Promise.all(['eap-app-1', 'legacy-portal-1', 'orders-1', `${long}-1`].map((n) => dcs.waitForPhase(n, ['Complete', 'Failed'], 90_000)));
+    expect(rcs.map(phase)).toEqual(['Complete', 'Complete', 'Complete', 'Complete']);
+    // The duplicates reach the RC as written; the last JAVA_OPTS is what the container sees.
+    expect(rcs[0]!.spec?.template?.spec?.containers[0]?.env?.map((e) => `${e.name}=${e.value}`)).toEqual(['JAVA_OPTS=-Xms256m', 'JGROUPS_PING_PROTOCOL=dns.DNS_PING', 'JAVA_OPTS=-Xms512m -Xmx1024m']);
+    // The 65-character RC name is carried by a shortened, per-version label value.
+    const deploymentLabel = rcs[3]!.spec?.selector?.['deployment'] ?? '';
+    expect([deploymentLabel.length, deploymentLabel.startsWith(long.slice(0, 54))]).toEqual([63, true]);
+
+    // Version 10 and beyond, where OpenShift stops for names of 61 characters: bump the config
+    // until the RC name is 66 characters long.
+    for (let v = 2; v <= 10; v++) {
+      dcs.setImage(`registry.example.com/inventory/reconcile:2.${v}`, long);
+      await dcs.waitForPhase(`${long}-${v}`, ['Complete', 'Failed'], 60_000);
+    }
+    const rc10 = await dcs.waitForPhase(`${long}-10`, ['Complete', 'Failed'], 60_000);
+    expect(phase(rc10)).toBe('Complete');
+    expect(rc10.spec?.selector?.['deployment']).not.toBe(deploymentLabel);
+
+    expect((await dcs.get('trigger-type-manual')).status?.latestVersion ?? 0).toBe(0);
+  }, 400_000);
 });

@@ -182,6 +182,28 @@ describe('DeploymentConfig CRD admission', () => {
     });
   });
 
+  it('crds/ applies as a folder of manifests and as a kustomization', () => {
+    const crds = path.join(repoDir, 'crds');
+    const expected = 'customresourcedefinition.apiextensions.k8s.io/deploymentconfigs.apps.openshift.io serverside-applied (server dry run)\n'
+      + 'customresourcedefinition.apiextensions.k8s.io/imagestreams.image.openshift.io serverside-applied (server dry run)\n';
+    expect(kubectl(['apply', '--server-side', '--force-conflicts', '--dry-run=server', '-f', crds])).toBe(expected);
+    expect(kubectl(['apply', '--server-side', '--force-conflicts', '--dry-run=server', '-k', crds])).toBe(expected);
+    expect(kubectl(['kustomize', path.join(repoDir, 'deploy')])).toContain('name: deploymentconfigs.apps.openshift.io');
+  });
+
+  it('applies OpenShift\'s ImageStream defaults and accepts an empty referencePolicy type', async () => {
+    const body = {
+      apiVersion: 'image.openshift.io/v1', kind: 'ImageStream', metadata: { name: 'defaults' },
+      spec: { tags: [{ name: 'old', from: { kind: 'DockerImage', name: 'registry.example.com/a:1' }, referencePolicy: { type: '' } }, { name: 'new', from: { kind: 'DockerImage', name: 'registry.example.com/a:2' } }] },
+    };
+    const is = await custom.createNamespacedCustomObject({ group: 'image.openshift.io', version: 'v1', namespace, plural: 'imagestreams', body }) as { spec: Record<string, any> };
+    expect(is.spec.lookupPolicy).toEqual({ local: false });
+    expect(is.spec.tags.map((t: Record<string, unknown>) => [t['referencePolicy'], t['importPolicy']])).toEqual([
+      [{ type: '' }, { importMode: 'Legacy' }],
+      [{ type: 'Source' }, { importMode: 'Legacy' }],
+    ]);
+  });
+
   it('validates updates too (a valid DC cannot be edited into an invalid one)', async () => {
     const status = await rejection(custom.patchNamespacedCustomObject(
       { group, version, namespace, plural, name: 'recreate-hooks', body: { spec: { strategy: { recreateParams: { mid: { execNewPod: { command: ['/bin/true'], containerName: 'db' } } } } } } },
