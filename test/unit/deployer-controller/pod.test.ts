@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { DeployerPodError, makeDeployerContainer, makeDeployerPod } from '../../../src/deployer-controller/pod.js';
 import type { DeployerControllerOptions } from '../../../src/deployer-controller/options.js';
-import { fnv1a32Hex } from '../../../src/util/naming.js';
+import { fnv1a32Hex, rcLabelValue } from '../../../src/util/naming.js';
 import { makeDeployment, okDeploymentConfig } from './fixtures.js';
 
 const options: DeployerControllerOptions = { deployerImage: 'quay.io/dcctl/deployer:v1' };
@@ -160,7 +160,9 @@ describe('makeDeployerPod', () => {
     const rcName = `${dcName}-1`;
     expect(pod.metadata?.name).toBe(`${rcName.slice(0, 253 - 10 - 'deploy'.length)}-${fnv1a32Hex(rcName)}-deploy`);
     expect(pod.metadata?.name).toHaveLength(253);
-    expect(pod.metadata?.labels?.['openshift.io/deployer-pod-for.name']).toBe(rcName);
+    // A label value holds at most 63 characters: the RC name is shortened there (docs/crd.md, Long names).
+    expect(pod.metadata?.labels?.['openshift.io/deployer-pod-for.name']).toBe(rcLabelValue(rcName));
+    expect(pod.metadata?.labels?.['openshift.io/deployer-pod-for.name']).toHaveLength(63);
   });
 
   it('refuses an RC without a name or namespace', () => {
