@@ -99,6 +99,35 @@ describe('dcctl import (command)', () => {
     expect(bad.err()).toMatch(/nothing was applied\n$/);
   });
 
+  it('--apply creates objects with only generateName and reports the generated names', async () => {
+    const applier: ObjectApplier = {
+      resource: async () => ({ namespaced: true }),
+      apply: async () => { throw new Error('server-side apply needs a name'); },
+      create: async (obj, dryRun) => ({ ...obj, metadata: { ...(obj.metadata as object), name: dryRun ? undefined : `${(obj.metadata as { generateName: string }).generateName}abcde` } }),
+    };
+    const h = harness(applier);
+    expect(await runImport(opts({ files: [fx('generate-name.yaml')], apply: true }), h.deps)).toBe(0);
+    expect(h.out()).toBe('deploymentconfig.apps.openshift.io/smoke-abcde created\nconfigmap/smoke-settings-abcde created\n');
+    expect(h.err()).toContain('    created: deploymentconfig.apps.openshift.io/smoke-abcde\n');
+    const dry = harness(applier);
+    expect(await runImport(opts({ files: [fx('generate-name.yaml')], dryRun: 'server' }), dry.deps)).toBe(0);
+    expect(dry.out()).toBe('deploymentconfig.apps.openshift.io/smoke-<generated> created (server dry run)\nconfigmap/smoke-settings-<generated> created (server dry run)\n');
+  });
+
+  it('prunes with the schema source, and not at all with --dry-run=client', async () => {
+    let asked = 0;
+    const schemas: SchemaSource = { schemaFor: async () => { asked++; return { p: { apiVersion: 0, kind: 0, metadata: { x: 1 }, spec: { p: { ports: { x: 1 }, selector: { a: 0 }, sessionAffinity: 0, type: 0, clusterIP: 0 } } } }; } };
+    const h = harness(undefined, schemas);
+    expect(await runImport(opts({ files: [fx('openshift3-export.yaml')] }), h.deps)).toBe(0);
+    expect(h.err()).toContain('    changed: removed unknown field spec.deprecatedPublicIPs (not in the v1 Service schema; OpenShift ignored it)\n');
+    expect(h.out()).not.toMatch(/deprecatedPublicIPs|portalIP|capabilities|requires|updatePercent|args:/);
+    expect(asked).toBe(1);
+    const offline = harness(undefined, schemas);
+    expect(await runImport(opts({ files: [fx('openshift3-export.yaml')], dryRun: 'client' }), offline.deps)).toBe(0);
+    expect(asked).toBe(1);
+    expect(offline.err()).toContain('note: v1 Service: unknown fields were not removed (no cluster to read its schema from)');
+  });
+
   it('parses --dry-run like kubectl', () => {
     expect([undefined, '', 'client', 'server', 'none'].map((v) => parseImportDryRun(v))).toEqual(['none', 'client', 'client', 'server', 'none']);
     expect(() => parseImportDryRun('maybe')).toThrow('Invalid dry-run value (maybe)');
