@@ -486,7 +486,9 @@ const crd = {
         { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
       ],
       schema: {
-        openAPIV3Schema: obj({ apiVersion: str(), kind: str(), metadata: { type: 'object' }, spec: spec(), status: status() }, {
+        // metadata.name is declared (a CRD may constrain only name and generateName) so the rule's
+        // fieldPath can point at it.
+        openAPIV3Schema: obj({ apiVersion: str(), kind: str(), metadata: obj({ name: str() }), spec: spec(), status: status() }, {
           required: ['spec'],
           'x-kubernetes-validations': [
             // The DC name is a label value on its RCs and pods (deploymentconfig=<name>,
@@ -494,7 +496,7 @@ const crd = {
             // RC names (<name>-<version>) may exceed 63; their label values are shortened (docs/crd.md, "Long names").
             rule(`size(self.metadata.name) <= ${LABEL_VALUE_MAX}`,
               `must be no more than ${LABEL_VALUE_MAX} characters: a DeploymentConfig's name is the value of the deploymentconfig label of its ReplicationControllers and pods, and label values are limited to ${LABEL_VALUE_MAX} characters`,
-              { fieldPath: '.metadata.name', reason: 'FieldValueTooLong' }),
+              { fieldPath: '.metadata.name', reason: 'FieldValueInvalid' }),
           ],
         }),
       },
