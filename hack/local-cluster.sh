@@ -13,7 +13,7 @@
 # Environment: LOCAL_CLUSTER_DIR (run directory, default <repo>/.local-cluster),
 # XDG_CACHE_HOME (binary cache), POD_READY_DELAY_MS (kwok readiness delay, default 0),
 # KWOK_NODES (default 3), KWOK_NODE_PODS (pod capacity per node, default 250), PROCESS_KUBELET (1 = start it, the default), PROCESS_KUBELET_MAX_PODS
-# (pod processes run at once, default 8), KUBE_APISERVER_EXTRA_ARGS (extra kube-apiserver flags,
+# (pod processes run at once, default 8), INSTALL_PROGRESS_SECONDS (install progress interval, default 30), KUBE_APISERVER_EXTRA_ARGS (extra kube-apiserver flags,
 # whitespace-separated; e.g. the benchmark's audit log: --audit-policy-file=... --audit-log-path=...).
 set -euo pipefail
 
@@ -114,6 +114,7 @@ elapsed() { local s=$(( $(date +%s) - $1 )); printf '%dm%02ds' $(( s / 60 )) $((
 # Runs a build step in the background and says every 30 s which component is being built and for
 # how long, so a cold first run never sits silent for minutes.
 INSTALL_START=$(date +%s)
+INSTALL_PROGRESS_SECONDS=${INSTALL_PROGRESS_SECONDS:-30}
 with_progress() { # component, command...
   local what=$1; shift
   local start pid ticks=0
@@ -122,7 +123,7 @@ with_progress() { # component, command...
   pid=$!
   while kill -0 "$pid" 2>/dev/null; do
     sleep 1; ticks=$((ticks + 1))
-    if [ $((ticks % 30)) -eq 0 ] && kill -0 "$pid" 2>/dev/null; then
+    if [ $((ticks % INSTALL_PROGRESS_SECONDS)) -eq 0 ] && kill -0 "$pid" 2>/dev/null; then
       say "still building $what: $(elapsed "$start") (install running $(elapsed "$INSTALL_START"))"
     fi
   done
@@ -140,7 +141,7 @@ cmd_install() {
   INSTALL_START=$(date +%s)
   say "FIRST RUN: building the control-plane binaries (etcd, kwok, kube-apiserver, kube-controller-manager,"
   say "kube-scheduler) from the Go module proxy into $BIN_DIR."
-  say "A cold build takes 7-14 minutes on 2 cores (peak RSS about 2 GB); progress is printed every 30 s."
+  say "A cold build takes 7-14 minutes on 2 cores (peak RSS about 2 GB); progress is printed every ${INSTALL_PROGRESS_SECONDS} s."
   say "Later runs reuse the cache (delete $BIN_DIR to rebuild)."
   build_etcd; build_kwok; build_k8s
   "$BIN_DIR/kube-apiserver" --version >&2
