@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
-import { ProcSampler, clientOf, countByClientVerb, fileSize, fmt, parseMetrics, percentile, readAudit, rssBytes, sumMetric } from './lib.mjs';
+import { LoadSampler, ProcSampler, clientOf, countByClientVerb, describeLoad, fileSize, fmt, parseMetrics, percentile, readAudit, rssBytes, sumMetric } from './lib.mjs';
 import { renderChart } from './chart.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -84,6 +84,14 @@ function ensureCluster() {
 }
 
 const pidOf = (name) => Number(readFileSync(path.join(clusterDir, `${name}.pid`), 'utf8').trim());
+const planeComponents = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok', 'process-kubelet'];
+/** Every process of the bench: itself, its control plane, and (when given) the controller. */
+const benchPids = (controller) => () => [
+  process.pid,
+  ...planeComponents.map((c) => { try { return pidOf(c); } catch { return 0; } }).filter((p) => p > 0),
+  ...(controller?.child.pid ? [controller.child.pid] : []),
+];
+const cores = os.cpus().length;
 
 const kubeconfig = path.join(clusterDir, 'admin.kubeconfig');
 let kc;
@@ -272,6 +280,34 @@ async function watchDone(pathName, listFn) {
   };
 }
 
+// ------------------------------------------------------------------ waits a DC's parameters demand
+/**
+ * The time a DC's own parameters force a rollout to wait even if every pod were ready at once:
+ * a first rollout (Recreate path, no hooks here) demands none; a rolling update sleeps
+ * updatePeriodSeconds once per round of the rolling updater. The rounds are counted by running
+ * the updater's own fencepost arithmetic (dist/deployer/rolling-updater.js) with pods that are
+ * available as soon as they exist.
+ */
+async function demandedWaitMs(dc) {
+  const { computeFenceposts, scaleUpTarget, scaleDownTarget } = await import(path.join(repo, 'dist/deployer/rolling-updater.js'));
+  const p = dc.spec.strategy.rollingParams;
+  const desired = dc.spec.replicas;
+  const f = computeFenceposts(p.maxSurge, p.maxUnavailable, desired, desired);
+  let oldR = desired;
+  let newR = 0;
+  let rounds = 0;
+  while ((newR !== desired || oldR !== 0) && rounds < 1000) {
+    const up = scaleUpTarget(f, oldR, newR);
+    if (up !== undefined) newR = up;
+    rounds++;
+    if (oldR !== 0) {
+      const down = scaleDownTarget(f, oldR, newR, newR);
+      if (down !== undefined) oldR = down;
+    }
+  }
+  return { create: 0, update: rounds * p.updatePeriodSeconds * 1000, updateRounds: rounds };
+}
+
 // ------------------------------------------------------------------ one comparison run
 /** Deployer-pod start costs of one DC run, from the process kubelet's log and the audit log. */
 function deployerStartCosts(namespace, events, kubeletLogOffset) {
@@ -348,6 +384,7 @@ async function runOne(kind, n) {
   for (const [phase, version] of [['create', 1], ['update', 2]]) {
     watcher.phase((o) => (kind === 'dc' ? dcDone(o, version) : deploymentDone(o, version)));
     const issued = new Map();
+    const load = new LoadSampler(benchPids(controller), cores);
     const t0 = Date.now();
     await pool(names, 20, async (name) => {
       const at = Date.now();
@@ -364,8 +401,8 @@ async function runOne(kind, n) {
     const ok = await watcher.waitAll(names, timeoutMs);
     const lat = names.filter((x) => watcher.doneAt.has(x)).map((x) => watcher.doneAt.get(x) - issued.get(x));
     const end = Math.max(...watcher.doneAt.values());
-    phases[phase] = { totalMs: end - t0, p50: percentile(lat, 50), p99: percentile(lat, 99), done: watcher.doneAt.size, ok };
-    log(`${kind} N=${n} ${phase}: ${watcher.doneAt.size}/${n} rolled out in ${fmt.s((end - t0) / 1000)} (p50 ${fmt.ms(phases[phase].p50)}, p99 ${fmt.ms(phases[phase].p99)})${ok ? '' : ' TIMED OUT'}`);
+    phases[phase] = { totalMs: end - t0, p50: percentile(lat, 50), p99: percentile(lat, 99), done: watcher.doneAt.size, ok, load: load.stop() };
+    log(`${kind} N=${n} ${phase}: ${watcher.doneAt.size}/${n} rolled out in ${fmt.s((end - t0) / 1000)} (p50 ${fmt.ms(phases[phase].p50)}, p99 ${fmt.ms(phases[phase].p99)})${ok ? '' : ' TIMED OUT'}; ${describeLoad(phases[phase].load, cores)}`);
   }
   const proc = sampler.stop();
   await sleep(1500); // the audit backend writes in batches
@@ -400,6 +437,7 @@ async function runOne(kind, n) {
       ? { controller: proc.controller.peakRss, deployersPeakSum: proc.kubelet.peakChildrenRss, deployerPeakOne: proc.kubelet.peakChildRss, maxDeployers: proc.kubelet.maxChildren, kcm: proc.kcm.peakRss }
       : { kcm: proc.kcm.peakRss },
     controllerMetrics, startCosts,
+    demandedWaitMs: kind === 'dc' ? await demandedWaitMs(dcManifest(names[0])) : undefined,
   };
 }
 
@@ -530,14 +568,21 @@ function report(results, idle, skipped) {
   L.push(`- N objects of ${replicas} replicas each, Rolling/RollingUpdate with maxSurge 25% and maxUnavailable 25%, created 20 at a time; once all are rolled out, every template is changed once (second rollout). DCs use OpenShift's default intervalSeconds/updatePeriodSeconds of 1 s.`);
   L.push('- DC side: `dcctl controller --namespace <ns>` (5 workers) + deployer processes + kube-controller-manager\'s RC controller (it creates the pods of RCs). Deployment side: kube-controller-manager\'s deployment and replicaset controllers.');
   L.push('- "Rolled out" is what `oc rollout status` / `kubectl rollout status` report: for a DC, Progressing=NewReplicationControllerAvailable for the latest version with all replicas updated and available; for a Deployment, observedGeneration current, NewReplicaSetAvailable, all replicas updated and available, no old ones.', '');
-  L.push(`- The machine was not idle: other test suites ran on it at the same time (load average up to ~8 on ${os.cpus().length} CPUs during the run), so absolute times are pessimistic; both sides ran under the same conditions, one after the other.`, '');
+  L.push('- Load during each measured phase (sampled every second: the 1-minute load average, mean (min–max), and the CPU left to the bench: the machine\'s cores minus what processes outside the bench used, from /proc/stat minus the CPU time of the bench, its control plane, the controller and the reaped deployer processes):', '');
+  for (const r of results) {
+    for (const ph of ['create', 'update']) {
+      L.push(`  - ${r.kind === 'dc' ? 'DC' : 'Deployment'} N=${r.n} ${ph === 'create' ? 'first rollout' : 'template update'}: ${describeLoad(r.phases[ph].load, cores)}`);
+    }
+  }
+  L.push('');
   L.push('## Method', '');
   L.push('- Times: wall clock from the create (or template patch) request of an object to the watch event that shows it rolled out; "total" is from the first request of the phase to the last object done.');
   L.push('- API requests: kube-apiserver has no per-client request metric (apiserver_request_total has no user-agent label), so the bench cluster runs with an audit policy (bench/audit-policy.yaml, level Metadata, leases excluded) and the bench counts audit events per user agent and verb (each request once). Our controller sends `deploymentconfig-controller`, deployer processes `dcctl-deployer`; kube-controller-manager\'s client-go appends the controller name (`.../replication-controller`, `.../deployment-controller`, `.../replicaset-controller`). Watches count once when they start. Figures are per rollout (2N rollouts: create + update).');
   L.push('- CPU: utime+stime from /proc/<pid>/stat over the run, for the controller, kube-controller-manager (whole process, all its controllers) and the deployer processes (the process kubelet\'s reaped-children time). RSS: peak of 250 ms samples of VmRSS.', '');
   L.push('## DeploymentConfig vs Deployment', '');
-  L.push('| N | phase | DC total | Deployment total | ratio | DC p50 / p99 per object | Deployment p50 / p99 | ratio p50 / p99 |');
-  L.push('|---|---|---|---|---|---|---|---|');
+  L.push('"Demanded wait": the time the DC\'s own parameters make a rollout wait even with pods that are ready at once (updatePeriodSeconds between the rolling updater\'s rounds; computed with the updater\'s fencepost arithmetic). The last column compares the DC\'s p50 with the Deployment\'s p50 plus that wait.', '');
+  L.push('| N | phase | DC total | Deployment total | ratio | DC p50 / p99 per object | Deployment p50 / p99 | ratio p50 / p99 | demanded wait per DC | DC p50 − (Deployment p50 + demanded) |');
+  L.push('|---|---|---|---|---|---|---|---|---|---|');
   const byN = new Map();
   for (const r of results) {
     if (!byN.has(r.n)) byN.set(r.n, {});
@@ -548,7 +593,7 @@ function report(results, idle, skipped) {
     for (const ph of ['create', 'update']) {
       const a = dc.phases[ph];
       const b = deploy.phases[ph];
-      L.push(`| ${n} | ${ph === 'create' ? 'first rollout' : 'template update'} | ${fmt.s(a.totalMs / 1000)}${a.ok ? '' : ` (${a.done}/${n} done)`} | ${fmt.s(b.totalMs / 1000)}${b.ok ? '' : ` (${b.done}/${n})`} | ${fmt.ratio(a.totalMs, b.totalMs)} | ${fmt.s(a.p50 / 1000)} / ${fmt.s(a.p99 / 1000)} | ${fmt.s(b.p50 / 1000)} / ${fmt.s(b.p99 / 1000)} | ${fmt.ratio(a.p50, b.p50)} / ${fmt.ratio(a.p99, b.p99)} |`);
+      L.push(`| ${n} | ${ph === 'create' ? 'first rollout' : 'template update'} | ${fmt.s(a.totalMs / 1000)}${a.ok ? '' : ` (${a.done}/${n} done)`} | ${fmt.s(b.totalMs / 1000)}${b.ok ? '' : ` (${b.done}/${n})`} | ${fmt.ratio(a.totalMs, b.totalMs)} | ${fmt.s(a.p50 / 1000)} / ${fmt.s(a.p99 / 1000)} | ${fmt.s(b.p50 / 1000)} / ${fmt.s(b.p99 / 1000)} | ${fmt.ratio(a.p50, b.p50)} / ${fmt.ratio(a.p99, b.p99)} | ${dc.demandedWaitMs ? fmt.s(dc.demandedWaitMs[ph] / 1000) : 'n/a'} | ${dc.demandedWaitMs ? `${((a.p50 - b.p50 - dc.demandedWaitMs[ph]) / 1000).toFixed(2)} s` : 'n/a'} |`);
     }
   }
   L.push('', '### API requests per rollout (controllers only)', '');

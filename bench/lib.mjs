@@ -186,3 +186,74 @@ export const fmt = {
   n: (x, d = 1) => (Number.isFinite(x) ? x.toFixed(d) : 'n/a'),
   ratio: (a, b) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${(a / b).toFixed(2)}×` : 'n/a'),
 };
+
+/** Busy and total jiffies of the whole machine (first line of /proc/stat). */
+export function machineJiffies() {
+  const f = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal (guest time is already in user/nice)
+  const idle = (f[3] ?? 0) + (f[4] ?? 0);
+  const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
+  return { busy: total - idle, total };
+}
+
+/** The 1-minute load average. */
+export function loadAverage1() {
+  return Number(readFileSync('/proc/loadavg', 'utf8').split(' ')[0]);
+}
+
+/**
+ * What the machine looked like during one phase of the bench: the 1-minute load average
+ * (sampled every `intervalMs`: min / mean / max) and the CPU left to the bench, i.e. the
+ * machine's cores minus what every process NOT belonging to the bench used (machine busy time
+ * from /proc/stat minus the CPU time of `pids()`: the bench itself, its control plane, the
+ * controller and the deployer processes, which the process kubelet reaps).
+ */
+export class LoadSampler {
+  constructor(pids, cores, intervalMs = 1000) {
+    this.pids = pids;
+    this.cores = cores;
+    this.loads = [loadAverage1()];
+    this.t0 = Date.now();
+    this.m0 = machineJiffies();
+    this.p0 = this.benchCpu();
+    this.timer = setInterval(() => this.loads.push(loadAverage1()), intervalMs);
+    this.timer.unref?.();
+  }
+
+  benchCpu() {
+    let sum = 0;
+    for (const pid of this.pids()) {
+      const t = cpuTimes(pid);
+      if (t) sum += t.self + t.children;
+    }
+    return sum;
+  }
+
+  /** { seconds, load: {min, mean, max}, machineBusyCores, benchCores, othersCores, leftCores }. */
+  stop() {
+    clearInterval(this.timer);
+    this.loads.push(loadAverage1());
+    const seconds = (Date.now() - this.t0) / 1000;
+    const m1 = machineJiffies();
+    const benchCpu = this.benchCpu() - this.p0;
+    // /proc/stat counts per-CPU jiffies: busy/total * cores = cores busy on average.
+    const busyCores = ((m1.busy - this.m0.busy) / Math.max(1, m1.total - this.m0.total)) * this.cores;
+    const benchCores = benchCpu / Math.max(seconds, 0.001);
+    const othersCores = Math.max(0, busyCores - benchCores);
+    const loads = this.loads;
+    return {
+      seconds,
+      load: { min: Math.min(...loads), mean: loads.reduce((a, b) => a + b, 0) / loads.length, max: Math.max(...loads) },
+      machineBusyCores: busyCores,
+      benchCores,
+      othersCores,
+      leftCores: Math.max(0, this.cores - othersCores),
+    };
+  }
+}
+
+/** "load 3.1 (2.0–4.2), others used 1.3 of 2 cores: 0.7 left to the bench". */
+export function describeLoad(l, cores) {
+  if (!l) return 'not sampled';
+  return `load average ${l.load.mean.toFixed(1)} (${l.load.min.toFixed(1)}–${l.load.max.toFixed(1)}), other processes used ${l.othersCores.toFixed(2)} of ${cores} cores: ${l.leftCores.toFixed(2)} left to the bench`;
+}
