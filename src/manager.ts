@@ -19,6 +19,8 @@ import { ImageGroup, ImageStreamPlural, ImageVersion, type ImageStream } from '.
 import type { ManagerOptions } from './cli/options.js';
 import { ActionableError } from './controller/errors.js';
 import { systemClock } from './controller/ports.js';
+import { MutationCache } from './controller/mutation-cache.js';
+import { recordingDcClient, recordingRcClient } from './controller/recording-clients.js';
 import { Controller } from './controller/runner.js';
 import { WorkQueue } from './controller/workqueue.js';
 import { wireDeployerController } from './deployer-controller/controller.js';
@@ -33,7 +35,7 @@ import { makeClients } from './kube/clients.js';
 import { DeployerAccessProvisioner } from './kube/deployer-access.js';
 import { KubeImageStreamClient } from './kube/imagestreams.js';
 import { KubeEventRecorder } from './kube/events.js';
-import { createInformer, type Informer, type ListResult } from './kube/informer.js';
+import { createInformer, stripManagedFields, type Informer, type ListResult } from './kube/informer.js';
 import { createLeaderElector } from './kube/leader-election.js';
 import { Metrics } from './metrics.js';
 import { splitKey } from './util/keys.js';
@@ -86,6 +88,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
       ? clients.customObjects.listNamespacedCustomObject({ group: Group, version: Version, namespace: ns, plural: Plural })
       : clients.customObjects.listClusterCustomObject({ group: Group, version: Version, plural: Plural })) as Promise<ListResult<DeploymentConfig & KubernetesObject>>,
     resyncMs,
+    transform: stripManagedFields,
     log: log.child({ informer: 'deploymentconfigs' }),
   });
   const rcInformer = createInformer<V1ReplicationController>(kc, {
@@ -94,6 +97,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
       ? clients.core.listNamespacedReplicationController({ namespace: ns })
       : clients.core.listReplicationControllerForAllNamespaces()) as Promise<ListResult<V1ReplicationController>>,
     resyncMs,
+    transform: stripManagedFields,
     log: log.child({ informer: 'replicationcontrollers' }),
   });
   // Only deployer and hook pods are cached (they carry this label): the deployer controller
@@ -106,6 +110,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
       ? clients.core.listNamespacedPod({ namespace: ns, labelSelector: podSelector })
       : clients.core.listPodForAllNamespaces({ labelSelector: podSelector })) as Promise<ListResult<V1Pod>>,
     resyncMs,
+    transform: stripManagedFields,
     log: log.child({ informer: 'pods' }),
   });
   // ImageStreams are cached only when the image trigger controller runs: a cluster without the
@@ -118,6 +123,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
       ? clients.customObjects.listNamespacedCustomObject({ ...isCoords, namespace: ns })
       : clients.customObjects.listClusterCustomObject(isCoords)) as Promise<ListResult<ImageStream & KubernetesObject>>,
     resyncMs,
+    transform: stripManagedFields,
     log: log.child({ informer: 'imagestreams' }),
   });
   const informers: Informer<KubernetesObject>[] = [];
@@ -134,6 +140,14 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     pods: metrics.instrument(clients.pods, 'pods'),
     events: metrics.instrument(clients.events, 'events'),
     streams: metrics.instrument(new KubeImageStreamClient(clients.customObjects, 'deploymentconfig-controller'), 'imagestreams'),
+  };
+  // Our own writes, visible to every sync before their watch events arrive (no 409s from
+  // deciding on the state before our last write).
+  const dcCache = new MutationCache<DeploymentConfig>(dcInformer, systemClock);
+  const rcCache = new MutationCache<V1ReplicationController>(rcInformer, systemClock);
+  const writers = {
+    dcs: recordingDcClient(instrumented.dcs, dcCache),
+    rcs: recordingRcClient(instrumented.rcs, rcCache),
   };
   const timed = (controller: string, fn: (key: string, ctx: { willBeDropped: boolean }) => Promise<void>) =>
     async (key: string, ctx: { willBeDropped: boolean }) => {
@@ -155,7 +169,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     controllers.push(new Controller({
       name: 'deploymentconfig', queue, workers: opts.workers, log,
       sync: timed('deploymentconfig', (key) => syncDeploymentConfig({
-        dcLister: dcInformer, rcLister: rcInformer, dcClient: instrumented.dcs, rcClient: instrumented.rcs,
+        dcLister: dcCache, rcLister: rcCache, dcClient: writers.dcs, rcClient: writers.rcs,
         // Every line of one sync names the object it is about.
         recorder, clock: systemClock, log: dlog.child(splitKey(key)),
         resolveImageTag: imageTriggers ? tagResolverFor((n, name) => streamInformer.get(n, name)) : undefined,
@@ -170,7 +184,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
       // OpenShift retries trigger updates forever (capped backoff): a DC must never stay stale.
       name: 'imagetrigger', queue, workers: opts.workers, log, maxRetries: Number.POSITIVE_INFINITY,
       sync: timed('imagetrigger', (key) => syncImageTriggerKey({
-        dcLister: dcInformer, streamLister: streamInformer, dcClient: instrumented.dcs, streamClient: instrumented.streams,
+        dcLister: dcCache, streamLister: streamInformer, dcClient: writers.dcs, streamClient: instrumented.streams,
         clock: systemClock, log: ilog,
       }, key)),
     }));
@@ -180,7 +194,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     const recorder = new KubeEventRecorder({ client: instrumented.events, component: 'deployer-controller', host: hostname(), log });
     const dlog = log.child({ controller: 'deployer' });
     const deps = {
-      rcLister: rcInformer, podLister: podInformer, rcClient: instrumented.rcs, podClient: instrumented.pods,
+      rcLister: rcCache, podLister: podInformer, rcClient: writers.rcs, podClient: instrumented.pods,
       recorder, clock: systemClock, log: dlog,
       ensureDeployerAccess: opts.manageDeployerAccess === false ? undefined : (() => {
         const provisioner = new DeployerAccessProvisioner(kc, opts.deployerServiceAccount, userAgent);

@@ -73,8 +73,9 @@ export async function syncDeployment(deps: DeployerSyncDeps, key: string, willBe
  *      the deployer/hook pods owner references.
  *    - Failed: cancelled → delete pods again (hooks created after the first cleanup); else owner
  *      references. Complete: nothing (deployer pods are kept for logs; GC removes them with the RC).
- * 3. Only when canTransitionPhase(current, next) the RC is updated, with the new phase and all
- *    annotations computed above; terminal test-mode RCs are scaled to 0 in the same update.
+ * 3. Only when canTransitionPhase(current, next) the RC is patched (JSON merge patch) with the
+ *    new phase and the annotations changed above; terminal test-mode RCs are scaled to 0 in the
+ *    same patch.
  *
  * Throws FatalError when the pod manifest cannot be built, ActionableError when the pod cannot be
  * created or not all pods could be deleted, RetriableError for a Pending RC whose pod is not in
@@ -195,16 +196,26 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
   if (!canTransitionPhase(current, next) || next === undefined) return;
 
   updated[Annotations.Phase] = next;
-  const copy = structuredClone(rc);
-  copy.metadata = { ...copy.metadata, annotations: updated };
+  // A JSON merge patch of only what this pass changed, not an update of the whole cached RC:
+  // the deployer process (annotations, scale) and the RC manager (status) write the same RC
+  // throughout a rollout, and an update would fail with 409 Conflict whenever one of them wrote
+  // since our cache last saw it. Only this controller moves the phase forward (`rollout retry`
+  // resets a Failed RC, a phase never left here), and our own last write is in the cache
+  // (MutationCache), so the transition is decided on the current phase.
+  const patch: { metadata: { annotations: Record<string, string | null> }; spec?: { replicas: number } } = {
+    metadata: { annotations: annotationChanges(original, updated) },
+  };
   // Test DCs must end at 0 replicas whatever the deployer did (origin ab2a675dd). An absent
   // spec.replicas is the API default 1.
-  if ((copy.spec?.replicas ?? 1) !== 0 && isTerminalPhase(next)) {
-    const config = tryDecode(copy);
-    if (config?.spec?.test === true) copy.spec = { ...copy.spec, replicas: 0 };
+  if ((rc.spec?.replicas ?? 1) !== 0 && isTerminalPhase(next)) {
+    const config = tryDecode(rc);
+    if (config?.spec?.test === true) patch.spec = { replicas: 0 };
   }
+  const copy = structuredClone(rc);
+  copy.metadata = { ...copy.metadata, annotations: updated };
+  if (patch.spec) copy.spec = { ...copy.spec, replicas: 0 };
   try {
-    await deps.rcClient.update(copy);
+    await deps.rcClient.patch(namespace, rcName, patch, 'merge');
   } catch (err) {
     const text = `couldn't update rollout status for ${quote(label)} to ${next}: ${message(err)}`;
     if (isConflict(err)) throw new RetriableError(text, { cause: err });
@@ -316,6 +327,14 @@ function applyDeployerOutcome(pod: V1Pod, phase: string, updated: Record<string,
     updated[Annotations.DeploymentReplicas] = updated[Annotations.DesiredReplicas] ?? '';
     delete updated[Annotations.DesiredReplicas];
   }
+}
+
+/** The merge-patch form of the annotation changes: changed or added keys, removed ones as null. */
+export function annotationChanges(before: Record<string, string>, after: Record<string, string>): Record<string, string | null> {
+  const out: Record<string, string | null> = {};
+  for (const [k, v] of Object.entries(after)) if (before[k] !== v) out[k] = v;
+  for (const k of Object.keys(before)) if (!Object.hasOwn(after, k)) out[k] = null;
+  return out;
 }
 
 function recordDeployerPod(pod: V1Pod, updated: Record<string, string>): void {

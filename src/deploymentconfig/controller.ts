@@ -25,6 +25,40 @@ export function dcKeyForRc(rc: V1ReplicationController, dcLister: Lister<Deploym
   return dcLister.get(namespace, dcName) ? objectKey(namespace, dcName) : undefined;
 }
 
+/**
+ * The RC annotations the DC controller reads (claiming, status, conditions, triggers, cleanup,
+ * reconcile). The deployer's bookkeeping (update-source-id, original-replicas, the deployer pod
+ * timestamps) is not among them.
+ */
+const annotationsReadByDcSync = [
+  Annotations.Cancelled, Annotations.DeployerPodIgnore, Annotations.Deployment, Annotations.DeploymentConfig,
+  Annotations.DeploymentReplicas, Annotations.DesiredReplicas, Annotations.EncodedConfig, Annotations.LatestVersion,
+  Annotations.Phase, Annotations.StatusReason,
+] as const;
+
+const sameJson = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+/**
+ * Whether an RC update can change what a sync of its DC decides or writes: the fields the DC
+ * controller reads (labels, owner references, deletion, the annotations above, spec.replicas,
+ * the template's images, and the replica counts summed into the DC status). The RC manager's
+ * other status writes (observedGeneration, fullyLabeledReplicas, conditions) and the deployer's
+ * bookkeeping cannot, and re-syncing the DC for them is wasted work (one no-op sync each).
+ */
+export function rcChangeMattersToDc(old: V1ReplicationController, rc: V1ReplicationController): boolean {
+  const a = old.metadata ?? {};
+  const b = rc.metadata ?? {};
+  if (a.deletionTimestamp !== b.deletionTimestamp || a.uid !== b.uid) return true;
+  if (!sameJson(a.labels, b.labels) || !sameJson(a.ownerReferences, b.ownerReferences)) return true;
+  for (const key of annotationsReadByDcSync) if (a.annotations?.[key] !== b.annotations?.[key]) return true;
+  if (old.spec?.replicas !== rc.spec?.replicas) return true;
+  const s = old.status;
+  const t = rc.status;
+  if (s?.replicas !== t?.replicas || s?.readyReplicas !== t?.readyReplicas || s?.availableReplicas !== t?.availableReplicas) return true;
+  const images = (x: V1ReplicationController) => (x.spec?.template?.spec?.containers ?? []).map((c) => c.image);
+  return !sameJson(images(old), images(rc));
+}
+
 export function wireDeploymentConfigController(opts: {
   dcs: EventSource<DeploymentConfig>;
   rcs: EventSource<V1ReplicationController>;
@@ -45,6 +79,7 @@ export function wireDeploymentConfigController(opts: {
   };
   rcs.on('update', (old, rc) => {
     if (old.metadata?.resourceVersion === rc.metadata?.resourceVersion) return;
+    if (!rcChangeMattersToDc(old, rc)) return;
     enqueueOwner(rc);
   });
   rcs.on('delete', enqueueOwner);

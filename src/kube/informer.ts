@@ -64,6 +64,21 @@ export interface InformerOptions<T extends KubernetesObject> {
   readonly log: Logger;
   /** @default new Watch(kc) */
   readonly watch?: WatchLike;
+  /**
+   * Applied to every listed or watched object before it is cached (client-go's
+   * `SetTransform`): drop what no controller reads, so the cache holds less. Must return a
+   * plain object with the same metadata name, namespace and resourceVersion.
+   */
+  readonly transform?: (obj: T) => T;
+}
+
+/**
+ * The transform every informer of the controller uses: managedFields (server-side apply
+ * bookkeeping, often larger than the rest of the metadata) are never read by a controller.
+ */
+export function stripManagedFields<T extends KubernetesObject>(obj: T): T {
+  if (obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
+  return obj;
 }
 
 export type AddHandler<T> = (obj: T) => void;
@@ -248,7 +263,7 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
     if (!alive()) return;
     const fresh = new Map<string, T>();
     for (const item of result.items) {
-      const obj = toPlain(item);
+      const obj = this.prepare(item);
       fresh.set(cacheKey(obj), obj);
     }
     const old = new Map(this.cache);
@@ -343,13 +358,20 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
     });
   }
 
-  private applyEvent(phase: string, obj: T): void {
-    const rv = obj?.metadata?.resourceVersion;
+  /** Plain JSON (see plain.ts), then the configured transform. */
+  private prepare(item: T): T {
+    const obj = toPlain(item);
+    return this.opts.transform ? this.opts.transform(obj) : obj;
+  }
+
+  private applyEvent(phase: string, raw: T): void {
+    const rv = raw?.metadata?.resourceVersion;
     if (phase === 'BOOKMARK') {
       if (rv) this.rv = rv;
       return;
     }
-    if (!obj?.metadata?.name) return;
+    if (!raw?.metadata?.name) return;
+    const obj = this.prepare(raw);
     const key = cacheKey(obj);
     if (rv) this.rv = rv;
     const prev = this.cache.get(key);

@@ -6,6 +6,7 @@ import type { V1Pod, V1ReplicationController, V1Scale } from '@kubernetes/client
 import type {
   EventRecorder, InvolvedObject, Lister, PatchType, PodClient, ReplicationControllerClient,
 } from '../../../src/controller/ports.js';
+import { mergePatch } from '../../support/fakes.js';
 
 interface Named { metadata?: { name?: string; namespace?: string } }
 
@@ -31,7 +32,10 @@ export interface Action {
   namespace: string;
   name: string;
   patchType?: PatchType;
+  /** The RC after the write (create/update/patch) or the pod written. */
   body?: unknown;
+  /** The patch as sent. */
+  patch?: unknown;
 }
 
 /** Records calls; `fail[verb]` (or a function of the name) makes that call reject. */
@@ -61,9 +65,14 @@ export class RecordingPodClient implements PodClient {
   }
 }
 
+/**
+ * Records RC writes. `patch` (merge) applies to the RC in `base` (the sync's lister) and records
+ * the resulting object; `failUpdate` makes updates and patches reject.
+ */
 export class RecordingRcClient implements ReplicationControllerClient {
   readonly actions: Action[] = [];
   failUpdate?: unknown;
+  constructor(private readonly base?: Lister<V1ReplicationController>) {}
   async get(): Promise<V1ReplicationController> { throw new Error('not used'); }
   async list(): Promise<V1ReplicationController[]> { throw new Error('not used'); }
   async create(): Promise<V1ReplicationController> { throw new Error('not used'); }
@@ -72,14 +81,22 @@ export class RecordingRcClient implements ReplicationControllerClient {
     if (this.failUpdate) throw this.failUpdate;
     return rc;
   }
-  async patch(): Promise<V1ReplicationController> { throw new Error('not used'); }
+  async patch(namespace: string, name: string, patch: unknown, type: PatchType): Promise<V1ReplicationController> {
+    if (type !== 'merge') throw new Error(`patch type ${type} not supported by this fake`);
+    const current = this.base?.get(namespace, name);
+    if (!current) throw new Error(`no RC ${namespace}/${name} to patch`);
+    const result = mergePatch(current, patch) as V1ReplicationController;
+    this.actions.push({ verb: 'patch', resource: 'replicationcontrollers', namespace, name, patchType: type, body: result, patch });
+    if (this.failUpdate) throw this.failUpdate;
+    return result;
+  }
   async delete(): Promise<void> { throw new Error('not used'); }
   async getScale(): Promise<V1Scale> { throw new Error('not used'); }
   async updateScale(): Promise<V1Scale> { throw new Error('not used'); }
 
-  /** The RCs written with update(), in order. */
+  /** The RCs as written by update() or patch(), in order. */
   get updates(): V1ReplicationController[] {
-    return this.actions.filter((a) => a.verb === 'update').map((a) => a.body as V1ReplicationController);
+    return this.actions.filter((a) => a.verb === 'update' || a.verb === 'patch').map((a) => a.body as V1ReplicationController);
   }
 }
 

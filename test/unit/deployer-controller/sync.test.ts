@@ -18,7 +18,7 @@ function harness(rc: V1ReplicationController, pods: V1Pod[] = [], nowOffsetSecon
   const rcLister = new MemoryLister([rc]);
   const podLister = new MemoryLister(pods);
   const podClient = new RecordingPodClient((pod) => ({ ...pod, metadata: { ...pod.metadata, creationTimestamp: podCreated } }));
-  const rcClient = new RecordingRcClient();
+  const rcClient = new RecordingRcClient(rcLister);
   const recorder = new RecordingRecorder();
   const deps: DeployerSyncDeps = {
     rcLister, podLister, rcClient, podClient, recorder, options,
@@ -53,6 +53,21 @@ describe('syncDeployment: New', () => {
       [Annotations.DeployerPodCreatedAt]: '2024-01-02 03:04:15 +0000 UTC',
     });
     expect(h.recorder.events).toEqual([]);
+  });
+
+  it('writes only what it changed, as a merge patch that cannot conflict with the deployer or the RC manager', async () => {
+    const h = harness(makeDeployment(okDeploymentConfig(1), rcCreated));
+    await h.sync();
+    expect(h.rcClient.actions.map((a) => `${a.verb} ${a.patchType}`)).toEqual(['patch merge']);
+    expect(h.rcClient.actions[0]!.patch).toEqual({
+      metadata: {
+        annotations: {
+          [Annotations.Phase]: 'Pending',
+          [Annotations.DeployerPod]: 'config-1-deploy',
+          [Annotations.DeployerPodCreatedAt]: '2024-01-02 03:04:15 +0000 UTC',
+        },
+      },
+    });
   });
 
   it('records started-at when the created pod already has a start time', async () => {

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { ApiError } from '../../../src/controller/errors.js';
-import { createInformer, type Informer, type ListResult, type WatchLike } from '../../../src/kube/informer.js';
+import { createInformer, stripManagedFields, type Informer, type ListResult, type WatchLike } from '../../../src/kube/informer.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 async function until(cond: () => boolean, timeoutMs = 2000): Promise<void> {
@@ -46,7 +46,7 @@ const kc = {} as KubeConfig;
 let informers: Informer<V1ConfigMap>[] = [];
 afterEach(() => { for (const i of informers) i.stop(); informers = []; });
 
-function setup(lists: Array<ListResult<V1ConfigMap> | Error>, extra: { resyncMs?: number; watchdogMs?: number } = {}) {
+function setup(lists: Array<ListResult<V1ConfigMap> | Error>, extra: { resyncMs?: number; watchdogMs?: number; transform?: (o: V1ConfigMap) => V1ConfigMap } = {}) {
   const watch = new FakeWatch();
   let listCalls = 0;
   const inf = createInformer<V1ConfigMap>(kc, {
@@ -68,6 +68,18 @@ function setup(lists: Array<ListResult<V1ConfigMap> | Error>, extra: { resyncMs?
 }
 
 describe('createInformer', () => {
+  it('caches listed and watched objects through the transform (stripManagedFields drops managedFields)', async () => {
+    const withFields = (o: V1ConfigMap): V1ConfigMap => ({ ...o, metadata: { ...o.metadata, managedFields: [{ manager: 'kubectl', operation: 'Apply' }] } });
+    const { inf, watch, events } = setup([{ items: [withFields(cm('a', '1'))], metadata: { resourceVersion: '10' } }], { transform: stripManagedFields });
+    await inf.start();
+    expect(inf.get('ns', 'a')?.metadata).toEqual({ name: 'a', namespace: 'ns', resourceVersion: '1' });
+    await until(() => watch.sessions.length === 1);
+    watch.last.emit('MODIFIED', withFields(cm('a', '2', { k: 'v' })));
+    expect(inf.get('ns', 'a')?.metadata?.managedFields).toBeUndefined();
+    expect(inf.get('ns', 'a')?.data).toEqual({ k: 'v' });
+    expect(events).toEqual(['add a@1', 'update a@1->2']);
+  });
+
   it('lists, reports synced, then watches from the list resourceVersion with the selector and timeout', async () => {
     const { inf, watch, events } = setup([{ items: [cm('a', '1'), cm('b', '2')], metadata: { resourceVersion: '10' } }]);
     expect(inf.hasSynced()).toBe(false);

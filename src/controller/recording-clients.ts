@@ -1,0 +1,40 @@
+/**
+ * Clients that tell a MutationCache about every object they wrote, so the listers the syncs read
+ * from show our own writes at once (see mutation-cache.ts).
+ */
+import type { V1ReplicationController } from '@kubernetes/client-node';
+import type { DeploymentConfig } from '../apis/deploymentconfig.js';
+import type { MutationCache } from './mutation-cache.js';
+import type { DeploymentConfigClient, ReplicationControllerClient } from './ports.js';
+
+/** `client` whose create, update and patch responses are recorded in `cache`. */
+export function recordingRcClient(client: ReplicationControllerClient, cache: MutationCache<V1ReplicationController>): ReplicationControllerClient {
+  const record = (rc: V1ReplicationController, created = false): V1ReplicationController => {
+    cache.mutated(rc, created);
+    return rc;
+  };
+  return {
+    get: (namespace, name) => client.get(namespace, name),
+    list: (namespace, labelSelector) => client.list(namespace, labelSelector),
+    create: async (namespace, rc) => record(await client.create(namespace, rc), true),
+    update: async (rc) => record(await client.update(rc)),
+    patch: async (namespace, name, patch, type) => record(await client.patch(namespace, name, patch, type)),
+    delete: (namespace, name, propagationPolicy) => client.delete(namespace, name, propagationPolicy),
+    getScale: (namespace, name) => client.getScale(namespace, name),
+    updateScale: (namespace, name, scale) => client.updateScale(namespace, name, scale),
+  };
+}
+
+/** `client` whose update, updateStatus and patch responses are recorded in `cache`. */
+export function recordingDcClient(client: DeploymentConfigClient, cache: MutationCache<DeploymentConfig>): DeploymentConfigClient {
+  const record = (dc: DeploymentConfig): DeploymentConfig => {
+    cache.mutated(dc);
+    return dc;
+  };
+  return {
+    get: (namespace, name) => client.get(namespace, name),
+    updateStatus: async (dc) => record(await client.updateStatus(dc)),
+    update: async (dc) => record(await client.update(dc)),
+    patch: async (namespace, name, patch, type) => record(await client.patch(namespace, name, patch, type)),
+  };
+}

@@ -1,0 +1,42 @@
+import { describe, expect, it } from '@jest/globals';
+import type { V1ReplicationController } from '@kubernetes/client-node';
+import { Annotations } from '../../../src/apis/constants.js';
+import { rcChangeMattersToDc } from '../../../src/deploymentconfig/controller.js';
+
+const base = (): V1ReplicationController => ({
+  metadata: {
+    name: 'app-1', namespace: 'ns', uid: 'u', resourceVersion: '1', labels: { 'openshift.io/deployment-config.name': 'app' },
+    annotations: { [Annotations.Phase]: 'Running', [Annotations.DeploymentConfig]: 'app', [Annotations.LatestVersion]: '1' },
+  },
+  spec: { replicas: 3, template: { spec: { containers: [{ name: 'web', image: 'img:1' }] } } },
+  status: { replicas: 3, readyReplicas: 2, availableReplicas: 2, fullyLabeledReplicas: 3, observedGeneration: 1 },
+});
+
+const changed = (mutate: (rc: V1ReplicationController) => void): boolean => {
+  const next = structuredClone(base());
+  next.metadata!.resourceVersion = '2';
+  mutate(next);
+  return rcChangeMattersToDc(base(), next);
+};
+
+describe('rcChangeMattersToDc', () => {
+  it('ignores RC writes a DC sync cannot act on', () => {
+    expect(changed((rc) => { rc.status!.observedGeneration = 2; })).toBe(false);
+    expect(changed((rc) => { rc.status!.fullyLabeledReplicas = 2; })).toBe(false);
+    expect(changed((rc) => { rc.metadata!.annotations![Annotations.UpdateSourceId] = 'app-0:uid'; })).toBe(false);
+    expect(changed((rc) => { rc.metadata!.annotations![Annotations.DeployerPodStartedAt] = 'now'; })).toBe(false);
+  });
+
+  it('passes every change the DC status, conditions, claims or triggers depend on', () => {
+    expect(changed((rc) => { rc.metadata!.annotations![Annotations.Phase] = 'Complete'; })).toBe(true);
+    expect(changed((rc) => { rc.metadata!.annotations![Annotations.Cancelled] = 'true'; })).toBe(true);
+    expect(changed((rc) => { rc.metadata!.labels = {}; })).toBe(true);
+    expect(changed((rc) => { rc.metadata!.ownerReferences = [{ apiVersion: 'v1', kind: 'X', name: 'x', uid: 'x' }]; })).toBe(true);
+    expect(changed((rc) => { rc.metadata!.deletionTimestamp = new Date(0); })).toBe(true);
+    expect(changed((rc) => { rc.spec!.replicas = 4; })).toBe(true);
+    expect(changed((rc) => { rc.status!.availableReplicas = 3; })).toBe(true);
+    expect(changed((rc) => { rc.status!.readyReplicas = 3; })).toBe(true);
+    expect(changed((rc) => { rc.status!.replicas = 4; })).toBe(true);
+    expect(changed((rc) => { rc.spec!.template!.spec!.containers[0]!.image = 'img:2'; })).toBe(true);
+  });
+});
