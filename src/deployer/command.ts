@@ -46,6 +46,7 @@ function realDeps(opts: DeployCommandOptions): DeployerDeps {
     applier: new KubeRcApplier(clients.core),
     clock: systemDeployerClock,
     imageStreams: new KubeImageStreamClient(clients.customObjects),
+    close: () => watchers.close(),
   };
 }
 
@@ -58,12 +59,13 @@ export async function runDeployCommand(opts: DeployCommandOptions, io: DeployCom
   const env = io.env ?? process.env;
   const out = io.out ?? process.stdout;
   const errOut = io.errOut ?? process.stderr;
+  let deps: DeployerDeps | undefined;
   try {
     const name = opts.name || env['OPENSHIFT_DEPLOYMENT_NAME'] || '';
     const namespace = opts.namespace || env['OPENSHIFT_DEPLOYMENT_NAMESPACE'] || '';
     if (!name) throw new Error('--deployment or OPENSHIFT_DEPLOYMENT_NAME is required');
     if (!namespace) throw new Error('--namespace or OPENSHIFT_DEPLOYMENT_NAMESPACE is required');
-    const deps = (io.makeDeps ?? realDeps)(opts);
+    deps = (io.makeDeps ?? realDeps)(opts);
     await runDeployer(deps, { namespace, rcName: name, until: opts.until, out, errOut });
     return 0;
   } catch (err) {
@@ -73,5 +75,9 @@ export async function runDeployCommand(opts: DeployCommandOptions, io: DeployCom
     }
     errOut.write(`error: ${errorMessage(err)}\n`);
     return 1;
+  } finally {
+    // The waits' watches stay open for the whole run (shared between waits); end them so the
+    // process can exit.
+    deps?.close?.();
   }
 }

@@ -133,4 +133,6 @@ export interface DeployerDeps {
   readonly imageStreams?: ImageStreamClient;
   /** Random UUIDs for the apply field manager; default `crypto.randomUUID`. */
   readonly uuid?: () => string;
+  /** Releases what the ports hold open (watches); called once the run is over. */
+  readonly close?: () => void;
 }

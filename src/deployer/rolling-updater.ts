@@ -165,7 +165,7 @@ export class RollingUpdater {
       await deps.clock.sleep(config.updatePeriodMs);
 
       if (oldReplicas !== 0) {
-        const newAvailable = await this.newAvailable(newRc, config.minReadySeconds);
+        const newAvailable = await this.newAvailable(newRc, config.minReadySeconds, config.timeoutMs);
         const down = scaleDownTarget(f, oldReplicas, newReplicas, newAvailable);
         if (down !== undefined) {
           out(`Scaling ${rcName(oldRc)} down to ${down}`);
@@ -186,19 +186,24 @@ export class RollingUpdater {
     await this.cleanup(newRc, config);
   }
 
-  /** Scales through the scale subresource (kubectl Scaler) and returns a fresh GET. */
+  /** Scales through the scale subresource (kubectl Scaler) and returns the RC once synced. */
   private async scaleAndWait(
     rc: V1ReplicationController,
     replicas: number,
     params: { intervalMs: number; timeoutMs: number },
   ): Promise<V1ReplicationController> {
-    await scaleWithScaler(this.deps, rcNamespace(rc), rcName(rc), replicas, params, params);
-    return this.deps.rcs.get(rcNamespace(rc), rcName(rc));
+    // The state the wait ended on is as fresh as a GET right after it (kubectl GETs here).
+    return scaleWithScaler(this.deps, rcNamespace(rc), rcName(rc), replicas, params, params);
   }
 
-  /** Available pods of the NEW RC, not being deleted, counted with minReadySeconds. */
-  private async newAvailable(newRc: V1ReplicationController, minReadySeconds: number): Promise<number> {
-    const pods = await this.deps.pods.list(rcNamespace(newRc), selectorString(newRc.spec?.selector));
+  /**
+   * Available pods of the NEW RC, not being deleted, counted with minReadySeconds. The pods come
+   * from the pod watcher's current state (one list+watch of the selector for the whole update)
+   * rather than a LIST per round; a watch that lags can only under-count available pods, which
+   * delays a scale-down, never breaks minAvailable.
+   */
+  private async newAvailable(newRc: V1ReplicationController, minReadySeconds: number, timeoutMs: number): Promise<number> {
+    const pods = await this.deps.podWatcher.waitForPods(rcNamespace(newRc), selectorString(newRc.spec?.selector), () => true, timeoutMs);
     const now = this.deps.clock.now();
     return pods.filter((p) => !p.metadata?.deletionTimestamp && isPodAvailable(p, minReadySeconds, now)).length;
   }
@@ -245,6 +250,5 @@ export class RollingUpdater {
       config.timeoutMs,
       { recheckMs: config.intervalMs },
     );
-    await this.deps.rcs.get(rcNamespace(updated), rcName(updated));
   }
 }

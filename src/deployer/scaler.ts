@@ -125,8 +125,8 @@ export async function recreateScaleAndWait(
  *    up to `retry.timeoutMs` (then `timed out waiting for the condition`); other errors abort.
  * 2. If `wait` is given, wait (watch, re-checking at least every `wait.intervalMs`) up to
  *    `wait.timeoutMs` until `spec.replicas == status.replicas == replicas`, or until someone
- *    else changed `spec.replicas` (counts as done). Timeout → `timed out waiting for "<rc>" to
- *    be synced`.
+ *    else changed `spec.replicas` (counts as done), and return the RC as observed then.
+ *    Timeout → `timed out waiting for "<rc>" to be synced`.
  */
 export async function scaleWithScaler(
   deps: DeployerDeps,
@@ -134,8 +134,24 @@ export async function scaleWithScaler(
   name: string,
   replicas: number,
   retry: RetryParams,
+  wait: RetryParams,
+): Promise<V1ReplicationController>;
+export async function scaleWithScaler(
+  deps: DeployerDeps,
+  namespace: string,
+  name: string,
+  replicas: number,
+  retry: RetryParams,
   wait?: RetryParams,
-): Promise<void> {
+): Promise<V1ReplicationController | undefined>;
+export async function scaleWithScaler(
+  deps: DeployerDeps,
+  namespace: string,
+  name: string,
+  replicas: number,
+  retry: RetryParams,
+  wait?: RetryParams,
+): Promise<V1ReplicationController | undefined> {
   await pollImmediate(deps.clock, retry.intervalMs, retry.timeoutMs, async () => {
     try {
       const scale = await deps.rcs.getScale(namespace, name);
@@ -146,9 +162,9 @@ export async function scaleWithScaler(
       throw err;
     }
   });
-  if (!wait) return;
+  if (!wait) return undefined;
   try {
-    await deps.rcWatcher.waitFor(
+    return await deps.rcWatcher.waitFor(
       namespace,
       name,
       (rc) => specReplicas(rc) !== replicas || statusReplicas(rc) === replicas,

@@ -2,11 +2,12 @@
  * client-node implementations of the deployer's wait, log and apply ports
  * (src/deployer/ports.ts).
  *
- * Each wait is a private list+watch: LIST (with the same selector as the watch), evaluate, then
- * WATCH from the list's resourceVersion and evaluate on every event. A watch that ends or fails
- * is re-established after a short pause (a relist when the resourceVersion expired), and, when
- * `recheckMs` is given, the state is re-LISTed at that period so a silently stalled watch
- * (client-node issues #596/#958) costs at most one interval.
+ * Waits share one list+watch per object (or per pod label selector) for the whole deployer run
+ * (Feed): LIST once, WATCH from the list's resourceVersion, and evaluate every wait on that
+ * object at each event. A watch that ends or fails is re-established after a short pause (a
+ * relist when the resourceVersion expired); with `recheckMs`, a feed silent for that long is
+ * re-LISTed, so a silently stalled watch (client-node issues #596/#958) costs at most one
+ * interval.
  */
 import { PassThrough } from 'node:stream';
 import {
@@ -31,35 +32,185 @@ interface ListResult<T> {
   resourceVersion: string;
 }
 
-interface WaitSpec<T extends Named, R> {
-  path: string;
-  query: Record<string, string>;
-  list: () => Promise<ListResult<T>>;
-  /** Decides on the current set of objects: a value ends the wait, undefined continues. */
-  evaluate: (objects: Map<string, T>) => R | undefined;
-  /** Called for a deleted object; a returned error ends the wait. */
-  onDelete?: (obj: T) => Error | undefined;
-  timeoutMs: number;
-  recheckMs?: number;
-}
-
 /** Pause before re-opening a watch that ended, so a flapping server is not hammered. */
 const rewatchDelayMs = 1000;
 
 /** The part of client-node's Watch used here (injectable for tests). */
 export type WatchLike = Pick<Watch, 'watch'>;
 
-function waitWithWatch<T extends Named, R>(watch: WatchLike, spec: WaitSpec<T, R>): Promise<R> {
-  return new Promise<R>((resolve, reject) => {
-    const objects = new Map<string, T>();
-    let finished = false;
-    let resourceVersion = '';
-    let controller: AbortController | undefined;
-    let recheck: NodeJS.Timeout | undefined;
-    let rewatch: NodeJS.Timeout | undefined;
-    // Events and relists are applied one at a time, in order.
-    let chain: Promise<void> = Promise.resolve();
+/**
+ * One list+watch of a collection (one named object by field selector, or the pods of a label
+ * selector), kept open for the whole deployer run and shared by every wait on it: a rollout
+ * waits on the same two RCs and the same pods again and again, and re-listing for each wait is
+ * what made the deployer poll. A watch that ends is re-opened from the last resourceVersion
+ * (relisting only after 410 Gone); `relist()` refreshes the state by a plain LIST, coalesced
+ * when several waits ask at once.
+ */
+class Feed<T extends Named> {
+  readonly objects = new Map<string, T>();
+  /** Resolves after the first list; rejects with its error (a failed first list is retried by the next wait). */
+  readonly ready: Promise<void>;
+  /** performance.now() of the last event, bookmark or list. */
+  lastActivity = performance.now();
+  private readonly changeListeners = new Set<() => void>();
+  private readonly deleteListeners = new Set<(obj: T) => void>();
+  private resourceVersion = '';
+  private controller: AbortController | undefined;
+  private rewatch: NodeJS.Timeout | undefined;
+  private closed = false;
+  private relisting: Promise<void> | undefined;
+  // Events and relists are applied one at a time, in order.
+  private chain: Promise<void> = Promise.resolve();
+  failed = false;
 
+  constructor(
+    private readonly watch: WatchLike,
+    private readonly path: string,
+    private readonly query: Record<string, string>,
+    private readonly list: () => Promise<ListResult<T>>,
+  ) {
+    this.ready = this.enqueue(async () => {
+      await this.applyList(true);
+      this.startWatch();
+    });
+    this.ready.catch(() => {
+      this.failed = true;
+    });
+  }
+
+  /** Calls `onChange` after every applied event or list, `onDelete` for each deleted object; returns the unsubscribe. */
+  subscribe(onChange: () => void, onDelete: (obj: T) => void): () => void {
+    this.changeListeners.add(onChange);
+    this.deleteListeners.add(onDelete);
+    return () => {
+      this.changeListeners.delete(onChange);
+      this.deleteListeners.delete(onDelete);
+    };
+  }
+
+  /** Re-reads the collection by LIST (deletions seen since are reported); concurrent calls share one LIST. */
+  relist(): Promise<void> {
+    this.relisting ??= this.enqueue(() => this.applyList(false)).finally(() => {
+      this.relisting = undefined;
+    });
+    return this.relisting;
+  }
+
+  /** Stops watching; waits still on this feed end with an error. */
+  close(): void {
+    this.closed = true;
+    if (this.rewatch) clearTimeout(this.rewatch);
+    this.controller?.abort();
+    this.notify();
+  }
+
+  isClosed(): boolean {
+    return this.closed;
+  }
+
+  private enqueue(step: () => Promise<void> | void): Promise<void> {
+    const run = this.chain.then(async () => {
+      if (!this.closed) await step();
+    });
+    this.chain = run.catch(() => undefined);
+    return run;
+  }
+
+  private notify(): void {
+    for (const l of [...this.changeListeners]) l();
+  }
+
+  private async applyList(initial: boolean): Promise<void> {
+    const result = await this.list();
+    this.lastActivity = performance.now();
+    const seen = new Set<string>();
+    for (const item of result.items) {
+      const name = item.metadata?.name ?? '';
+      seen.add(name);
+      this.objects.set(name, item);
+    }
+    for (const [name, obj] of this.objects) {
+      if (seen.has(name)) continue;
+      this.objects.delete(name);
+      if (!initial) for (const l of [...this.deleteListeners]) l(obj);
+    }
+    this.resourceVersion = result.resourceVersion;
+    this.notify();
+  }
+
+  private startWatch(): void {
+    if (this.closed) return;
+    const query = { ...this.query, resourceVersion: this.resourceVersion, allowWatchBookmarks: 'true' };
+    void this.watch
+      .watch(this.path, query, (type: string, obj: T & { code?: number }) => {
+        void this.enqueue(() => {
+          this.lastActivity = performance.now();
+          if (type === 'BOOKMARK') {
+            this.resourceVersion = obj.metadata?.resourceVersion ?? this.resourceVersion;
+            return;
+          }
+          if (type === 'ERROR') {
+            // Usually 410 Gone: our resourceVersion is too old; start over from a list.
+            this.resourceVersion = '';
+            this.controller?.abort();
+            return;
+          }
+          const plain = toPlain(obj);
+          const name = plain.metadata?.name ?? '';
+          this.resourceVersion = plain.metadata?.resourceVersion ?? this.resourceVersion;
+          if (type === 'DELETED') {
+            this.objects.delete(name);
+            for (const l of [...this.deleteListeners]) l(plain);
+          } else {
+            this.objects.set(name, plain);
+          }
+          this.notify();
+        });
+      }, () => {
+        if (this.closed) return;
+        this.rewatch = setTimeout(() => {
+          void this.enqueue(async () => {
+            if (this.resourceVersion === '') await this.applyList(false);
+            this.startWatch();
+          }).catch(() => {
+            // The relist failed: try again later; waits still time out on their own.
+            this.resourceVersion = '';
+            this.rewatch = setTimeout(() => this.startWatch(), rewatchDelayMs);
+          });
+        }, rewatchDelayMs);
+      })
+      .then((c) => {
+        this.controller = c;
+        if (this.closed) c.abort();
+      }, () => {
+        if (this.closed) return;
+        this.rewatch = setTimeout(() => this.startWatch(), rewatchDelayMs);
+      });
+  }
+}
+
+interface WaitSpec<T extends Named, R> {
+  /** Decides on the current set of objects: a value ends the wait, undefined continues. */
+  evaluate: (objects: Map<string, T>) => R | undefined;
+  /** Called for a deleted object; a returned error ends the wait. */
+  onDelete?: (obj: T) => Error | undefined;
+  /** Checked once the feed has its first list; a thrown error ends the wait. */
+  checkInitial?: (objects: Map<string, T>) => void;
+  timeoutMs: number;
+  recheckMs?: number;
+}
+
+/**
+ * Waits on a shared feed: evaluates the current state at once and after every change. With
+ * `recheckMs`, a feed that has been silent (no event, bookmark or list) for that long is
+ * re-LISTed, so a silently stalled watch (client-node issues #596/#958) delays a decision by at
+ * most one interval, as OpenShift's polling would, while a live watch costs no requests.
+ */
+function waitOnFeed<T extends Named, R>(feed: Feed<T>, spec: WaitSpec<T, R>): Promise<R> {
+  return new Promise<R>((resolve, reject) => {
+    let finished = false;
+    let unsubscribe: (() => void) | undefined;
+    let recheck: NodeJS.Timeout | undefined;
     const timeout = Number.isFinite(spec.timeoutMs)
       ? setTimeout(() => finish(new WaitTimeoutError()), Math.max(0, spec.timeoutMs))
       : undefined;
@@ -69,96 +220,45 @@ function waitWithWatch<T extends Named, R>(watch: WatchLike, spec: WaitSpec<T, R
       finished = true;
       if (timeout) clearTimeout(timeout);
       if (recheck) clearInterval(recheck);
-      if (rewatch) clearTimeout(rewatch);
-      controller?.abort();
+      unsubscribe?.();
       if (err !== undefined) reject(err);
       else resolve(value as R);
     }
 
     function decide(): void {
+      if (finished) return;
+      if (feed.isClosed()) {
+        finish(new Error('the deployer stopped watching'));
+        return;
+      }
       try {
-        const result = spec.evaluate(objects);
+        const result = spec.evaluate(feed.objects);
         if (result !== undefined) finish(undefined, result);
       } catch (err) {
         finish(err);
       }
     }
 
-    const enqueue = (step: () => Promise<void> | void): void => {
-      chain = chain.then(async () => {
-        if (!finished) await step();
-      }).catch((err: unknown) => finish(err));
-    };
-
-    async function relist(initial: boolean): Promise<void> {
-      const result = await spec.list();
-      const seen = new Set<string>();
-      for (const item of result.items) {
-        const name = item.metadata?.name ?? '';
-        seen.add(name);
-        objects.set(name, item);
+    feed.ready.then(() => {
+      if (finished) return;
+      try {
+        spec.checkInitial?.(feed.objects);
+      } catch (err) {
+        finish(err);
+        return;
       }
-      for (const [name, obj] of objects) {
-        if (seen.has(name)) continue;
-        objects.delete(name);
-        const err = initial ? undefined : spec.onDelete?.(obj);
-        if (err) return finish(err);
-      }
-      resourceVersion = result.resourceVersion;
+      unsubscribe = feed.subscribe(decide, (obj) => {
+        const err = spec.onDelete?.(obj);
+        if (err) finish(err);
+      });
       decide();
-    }
-
-    function startWatch(): void {
-      if (finished) return;
-      const query = { ...spec.query, resourceVersion, allowWatchBookmarks: 'true' };
-      void watch
-        .watch(spec.path, query, (type: string, obj: T & { code?: number }) => {
-          enqueue(() => {
-            if (type === 'BOOKMARK') {
-              resourceVersion = obj.metadata?.resourceVersion ?? resourceVersion;
-              return;
-            }
-            if (type === 'ERROR') {
-              // Usually 410 Gone: our resourceVersion is too old; start over from a list.
-              resourceVersion = '';
-              controller?.abort();
-              return;
-            }
-            const plain = toPlain(obj);
-            const name = plain.metadata?.name ?? '';
-            resourceVersion = plain.metadata?.resourceVersion ?? resourceVersion;
-            if (type === 'DELETED') {
-              objects.delete(name);
-              const err = spec.onDelete?.(plain);
-              if (err) return finish(err);
-            } else {
-              objects.set(name, plain);
-            }
-            decide();
-          });
-        }, () => {
-          if (finished) return;
-          rewatch = setTimeout(() => {
-            enqueue(async () => {
-              if (resourceVersion === '') await relist(false);
-              startWatch();
-            });
-          }, rewatchDelayMs);
-        })
-        .then((c) => {
-          controller = c;
-          if (finished) c.abort();
-        }, (err: unknown) => finish(toApiError(err)));
-    }
-
-    enqueue(async () => {
-      await relist(true);
-      if (finished) return;
-      startWatch();
-      if (spec.recheckMs !== undefined && spec.recheckMs > 0) {
-        recheck = setInterval(() => enqueue(() => relist(false)), spec.recheckMs);
+      const every = spec.recheckMs;
+      if (!finished && every !== undefined && every > 0) {
+        recheck = setInterval(() => {
+          if (performance.now() - feed.lastActivity >= every) feed.relist().catch((err: unknown) => finish(toApiError(err)));
+        }, every);
       }
-    });
+    }, (err: unknown) => finish(toApiError(err)));
   });
 }
 
@@ -166,33 +266,22 @@ function notFound(kind: string, namespace: string, name: string): ApiError {
   return new ApiError(`${kind} "${name}" not found in namespace ${namespace}`, 404, 'NotFound');
 }
 
-/** Waits on one object: NotFound when absent at the start, deleted → WatchedObjectDeletedError. */
-function singleObjectSpec<T extends Named>(
-  kind: string,
-  namespace: string,
-  name: string,
-  predicate: Predicate<T>,
-): Pick<WaitSpec<T, T>, 'evaluate' | 'onDelete'> & { checkInitial: (r: ListResult<T>) => void } {
-  return {
-    checkInitial: (r) => {
-      if (!r.items.some((i) => i.metadata?.name === name)) throw notFound(kind, namespace, name);
-    },
-    evaluate: (objects) => {
-      const obj = objects.get(name);
-      return obj !== undefined && predicate(obj) ? obj : undefined;
-    },
-    onDelete: (obj) => (obj.metadata?.name === name ? new WatchedObjectDeletedError(`${kind} ${namespace}/${name} was deleted`, obj) : undefined),
-  };
-}
-
-/** RcWatcher and PodWatcher over client-node's Watch. */
+/** RcWatcher and PodWatcher over client-node's Watch, with one shared feed per object or selector. */
 export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
   private readonly watch: WatchLike;
   private readonly core: CoreV1Api;
+  // Keyed by resource and selector; each feed holds one kind of object.
+  private readonly feeds = new Map<string, Feed<never>>();
 
   constructor(kc: KubeConfig, core?: CoreV1Api, watch?: WatchLike) {
     this.watch = watch ?? new Watch(kc);
     this.core = core ?? makeApiClient(kc, CoreV1Api);
+  }
+
+  /** Stops every watch (the deployer process calls this before exiting). */
+  close(): void {
+    for (const f of this.feeds.values()) f.close();
+    this.feeds.clear();
   }
 
   waitFor(
@@ -217,7 +306,16 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
       (fieldSelector) => this.core.listNamespacedPod({ namespace, fieldSelector }));
   }
 
-  /** List+watch one named object of `resource` until `predicate` holds. */
+  /** The feed for `key`, created on first use; a feed whose first list failed is replaced. */
+  private feed<T extends Named>(key: string, make: () => Feed<T>): Feed<T> {
+    const existing = this.feeds.get(key);
+    if (existing && !existing.failed) return existing as unknown as Feed<T>;
+    const created = make();
+    this.feeds.set(key, created as unknown as Feed<never>);
+    return created;
+  }
+
+  /** Waits until `predicate` holds for one named object of `resource`. */
   private waitForOne<T extends V1ReplicationController | V1Pod>(
     resource: 'replicationcontrollers' | 'pods',
     namespace: string,
@@ -228,22 +326,19 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
     listFn: (fieldSelector: string) => Promise<{ items: T[]; metadata?: { resourceVersion?: string } }>,
   ): Promise<T> {
     const fieldSelector = `metadata.name=${name}`;
-    const single = singleObjectSpec(resource, namespace, name, predicate);
-    let first = true;
-    return waitWithWatch(this.watch, {
-      path: `/api/v1/namespaces/${namespace}/${resource}`,
-      query: { fieldSelector },
-      list: async () => {
-        const list = await wrapApi(listFn(fieldSelector));
-        const result = { items: list.items.map((i) => toPlain(i)), resourceVersion: list.metadata?.resourceVersion ?? '' };
-        if (first) {
-          first = false;
-          single.checkInitial(result);
-        }
-        return result;
+    const feed = this.feed<T>(`${resource}/${namespace}/${name}`, () => new Feed<T>(this.watch, `/api/v1/namespaces/${namespace}/${resource}`, { fieldSelector }, async () => {
+      const list = await wrapApi(listFn(fieldSelector));
+      return { items: list.items.map((i) => toPlain(i)), resourceVersion: list.metadata?.resourceVersion ?? '' };
+    }));
+    return waitOnFeed(feed, {
+      checkInitial: (objects) => {
+        if (!objects.has(name)) throw notFound(resource, namespace, name);
       },
-      evaluate: single.evaluate,
-      onDelete: single.onDelete,
+      evaluate: (objects) => {
+        const obj = objects.get(name);
+        return obj !== undefined && predicate(obj) ? obj : undefined;
+      },
+      onDelete: (obj) => (obj.metadata?.name === name ? new WatchedObjectDeletedError(`${resource} ${namespace}/${name} was deleted`, obj) : undefined),
       timeoutMs,
       recheckMs: options?.recheckMs,
     });
@@ -256,13 +351,11 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
     timeoutMs: number,
     options?: WaitOptions,
   ): Promise<V1Pod[]> {
-    return waitWithWatch(this.watch, {
-      path: `/api/v1/namespaces/${namespace}/pods`,
-      query: { labelSelector },
-      list: async () => {
-        const list = await wrapApi(this.core.listNamespacedPod({ namespace, labelSelector }));
-        return { items: list.items.map((i) => toPlain(i)), resourceVersion: list.metadata?.resourceVersion ?? '' };
-      },
+    const feed = this.feed<V1Pod>(`pods/${namespace}?${labelSelector}`, () => new Feed<V1Pod>(this.watch, `/api/v1/namespaces/${namespace}/pods`, { labelSelector }, async () => {
+      const list = await wrapApi(this.core.listNamespacedPod({ namespace, labelSelector }));
+      return { items: list.items.map((i) => toPlain(i)), resourceVersion: list.metadata?.resourceVersion ?? '' };
+    }));
+    return waitOnFeed(feed, {
       evaluate: (objects) => {
         const pods = [...objects.values()];
         return predicate(pods) ? pods : undefined;

@@ -86,3 +86,37 @@ describe('KubeDeployerWatchers.waitFor', () => {
     await expect(w.waitFor('ns', 'web-1', () => { throw new Error('uid changed'); }, 10_000)).rejects.toThrow('uid changed');
   });
 });
+
+describe('KubeDeployerWatchers: one feed per object for the whole run', () => {
+  it('serves later waits on the same RC from the open watch: one LIST and one WATCH in all', async () => {
+    const { w, watch, lists } = watchers([rc(1, 0)]);
+    const first = w.waitFor('ns', 'web-1', (r) => r.status?.availableReplicas === 1, 10_000);
+    await tick();
+    watch.push('MODIFIED', rc(1, 1));
+    await first;
+    const second = w.waitFor('ns', 'web-1', (r) => r.spec?.replicas === 3, 10_000);
+    await tick();
+    watch.push('MODIFIED', rc(3, 1));
+    await expect(second).resolves.toMatchObject({ spec: { replicas: 3 } });
+    expect(lists).toHaveLength(1);
+    expect(watch.requests).toHaveLength(1);
+    w.close();
+  });
+
+  it('re-lists only a feed that stayed silent for recheckMs (a stalled watch), not a live one', async () => {
+    const { w, watch, lists } = watchers([rc(2, 0)]);
+    const p = w.waitFor('ns', 'web-1', () => false, 10_000, { recheckMs: 40 });
+    p.catch(() => undefined);
+    await tick();
+    // Live: an event every 10 ms keeps the feed from being re-listed.
+    for (let i = 0; i < 8; i++) {
+      watch.push('MODIFIED', rc(2, 0));
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(lists).toHaveLength(1);
+    // Silent: re-listed within about two intervals.
+    await new Promise((r) => setTimeout(r, 120));
+    expect(lists.length).toBeGreaterThan(1);
+    w.close();
+  });
+});
