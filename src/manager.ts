@@ -26,6 +26,7 @@ import { WorkQueue } from './controller/workqueue.js';
 import { wireDeployerController } from './deployer-controller/controller.js';
 import { onDeployerDropped, syncDeployment } from './deployer-controller/sync.js';
 import { wireDeploymentConfigController } from './deploymentconfig/controller.js';
+import { indexedRcsForDc, rcIndexers } from './deploymentconfig/rc-index.js';
 import { syncDeploymentConfig } from './deploymentconfig/sync.js';
 import { wireImageTriggerController } from './image/controller.js';
 import { tagResolverFor } from './image/resolve.js';
@@ -92,6 +93,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     log: log.child({ informer: 'deploymentconfigs' }),
   });
   const rcInformer = createInformer<V1ReplicationController>(kc, {
+    indexers: rcIndexers,
     path: ns ? `/api/v1/namespaces/${ns}/replicationcontrollers` : '/api/v1/replicationcontrollers',
     list: async () => (ns
       ? clients.core.listNamespacedReplicationController({ namespace: ns })
@@ -173,6 +175,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
         // Every line of one sync names the object it is about.
         recorder, clock: systemClock, log: dlog.child(splitKey(key)),
         resolveImageTag: imageTriggers ? tagResolverFor((n, name) => streamInformer.get(n, name)) : undefined,
+        rcsForDc: indexedRcsForDc(rcInformer, rcCache),
       }, key)),
     }));
   }

@@ -75,8 +75,15 @@ export class MutationCache<T extends Versioned> implements Lister<T> {
   }
 
   list(namespace?: string): T[] {
-    const items = this.backing.list(namespace);
-    if (this.writes.size === 0) return items;
+    return this.overlay(this.backing.list(namespace), (obj) => namespace === undefined || obj.metadata?.namespace === namespace);
+  }
+
+  /**
+   * `items` (from the backing informer, e.g. an index) with our newer writes swapped in, plus
+   * objects we created that the informer has not seen yet and that `include` accepts.
+   */
+  overlay(items: readonly T[], include: (obj: T) => boolean): T[] {
+    if (this.writes.size === 0) return [...items];
     const seen = new Set<string>();
     const out = items.map((obj) => {
       const key = keyOf(obj.metadata?.namespace, obj.metadata?.name);
@@ -84,8 +91,7 @@ export class MutationCache<T extends Versioned> implements Lister<T> {
       return this.fresher(key, obj) ?? obj;
     });
     for (const [key, entry] of [...this.writes]) {
-      if (seen.has(key) || !entry.created) continue;
-      if (namespace !== undefined && entry.obj.metadata?.namespace !== namespace) continue;
+      if (seen.has(key) || !entry.created || !include(entry.obj)) continue;
       const obj = this.fresher(key, undefined);
       if (obj) out.push(obj);
     }

@@ -44,6 +44,12 @@ export interface DeploymentConfigSyncDeps {
    * the image trigger controller (and its ImageStream cache) is disabled: nothing is resolved.
    */
   resolveImageTag?: ImageTagResolver;
+  /**
+   * The RCs a claim of `dc` can concern (those labelled for it and those it controls), from an
+   * index; undefined: every RC of the namespace (`rcLister.list`), which the claim filters. The
+   * index keeps a sync from scanning all RCs of a namespace with many DCs.
+   */
+  rcsForDc?: (dc: DeploymentConfig) => V1ReplicationController[];
 }
 
 const errMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
@@ -73,7 +79,7 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
 
   // 2. Claim every RC of the namespace matching our label.
   const claims = new RcControllerRefManager(dc, deps.rcClient, deps.dcClient);
-  const existing = await claims.claim(deps.rcLister.list(dc.metadata.namespace));
+  const existing = await claims.claim(deps.rcsForDc ? deps.rcsForDc(dc) : deps.rcLister.list(dc.metadata.namespace));
 
   // 3. Being deleted: report, and let the garbage collector do the rest.
   if (dc.metadata.deletionTimestamp) {

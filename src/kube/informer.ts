@@ -70,6 +70,11 @@ export interface InformerOptions<T extends KubernetesObject> {
    * plain object with the same metadata name, namespace and resourceVersion.
    */
   readonly transform?: (obj: T) => T;
+  /**
+   * Secondary indexes (client-go's Indexers): name → function giving the index values of an
+   * object. `byIndex(name, value)` then answers without scanning the whole cache.
+   */
+  readonly indexers?: Record<string, (obj: T) => string[]>;
 }
 
 /**
@@ -97,6 +102,8 @@ export interface Informer<T extends KubernetesObject> extends Lister<T> {
   stop(): void;
   /** Resource version of the last list or watch event ('' before the first list). */
   lastResourceVersion(): string;
+  /** Cached objects whose `indexName` index yields `value` (see InformerOptions.indexers). */
+  byIndex(indexName: string, value: string): T[];
 }
 
 /** Creates an informer; handlers registered before `start()` see the initial adds. */
@@ -120,6 +127,8 @@ export function cacheKey(obj: KubernetesObject): string {
 
 class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
   private readonly cache = new Map<string, T>();
+  /** index name → index value → cache keys. */
+  private readonly indices = new Map<string, Map<string, Set<string>>>();
   private readonly handlers = { add: [] as AddHandler<T>[], update: [] as UpdateHandler<T>[], delete: [] as DeleteHandler<T>[] };
   private readonly log: Logger;
   private readonly watchTimeoutSeconds: number;
@@ -156,6 +165,44 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
 
   get(namespace: string, name: string): T | undefined {
     return this.cache.get(namespace ? `${namespace}/${name}` : name);
+  }
+
+  byIndex(indexName: string, value: string): T[] {
+    if (!this.opts.indexers?.[indexName]) throw new Error(`no index ${indexName}`);
+    const keys = this.indices.get(indexName)?.get(value);
+    if (!keys) return [];
+    const out: T[] = [];
+    for (const k of keys) {
+      const obj = this.cache.get(k);
+      if (obj) out.push(obj);
+    }
+    return out;
+  }
+
+  /** Sets or deletes (obj undefined) a cache entry, keeping the indexes in step. */
+  private store(key: string, obj: T | undefined): void {
+    const prev = this.cache.get(key);
+    if (obj === undefined) this.cache.delete(key);
+    else this.cache.set(key, obj);
+    const indexers = this.opts.indexers;
+    if (!indexers) return;
+    for (const [name, fn] of Object.entries(indexers)) {
+      let index = this.indices.get(name);
+      if (!index) this.indices.set(name, (index = new Map()));
+      const before = prev ? fn(prev) : [];
+      const after = obj ? fn(obj) : [];
+      for (const v of before) {
+        if (after.includes(v)) continue;
+        const set = index.get(v);
+        set?.delete(key);
+        if (set?.size === 0) index.delete(v);
+      }
+      for (const v of after) {
+        let set = index.get(v);
+        if (!set) index.set(v, (set = new Set()));
+        set.add(key);
+      }
+    }
   }
 
   list(namespace?: string): T[] {
@@ -267,8 +314,8 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
       fresh.set(cacheKey(obj), obj);
     }
     const old = new Map(this.cache);
-    this.cache.clear();
-    for (const [k, obj] of fresh) this.cache.set(k, obj);
+    for (const k of old.keys()) if (!fresh.has(k)) this.store(k, undefined);
+    for (const [k, obj] of fresh) this.store(k, obj);
     this.rv = result.metadata?.resourceVersion ?? '';
     for (const [k, obj] of fresh) {
       const prev = old.get(k);
@@ -378,12 +425,12 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
     switch (phase) {
       case 'ADDED':
       case 'MODIFIED':
-        this.cache.set(key, obj);
+        this.store(key, obj);
         if (!prev) this.emitAdd(obj);
         else if (prev.metadata?.resourceVersion !== rv) this.emitUpdate(prev, obj);
         break;
       case 'DELETED':
-        this.cache.delete(key);
+        this.store(key, undefined);
         this.emitDelete(obj);
         break;
       default:

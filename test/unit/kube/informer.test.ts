@@ -46,7 +46,7 @@ const kc = {} as KubeConfig;
 let informers: Informer<V1ConfigMap>[] = [];
 afterEach(() => { for (const i of informers) i.stop(); informers = []; });
 
-function setup(lists: Array<ListResult<V1ConfigMap> | Error>, extra: { resyncMs?: number; watchdogMs?: number; transform?: (o: V1ConfigMap) => V1ConfigMap } = {}) {
+function setup(lists: Array<ListResult<V1ConfigMap> | Error>, extra: { resyncMs?: number; watchdogMs?: number; transform?: (o: V1ConfigMap) => V1ConfigMap; indexers?: Record<string, (o: V1ConfigMap) => string[]> } = {}) {
   const watch = new FakeWatch();
   let listCalls = 0;
   const inf = createInformer<V1ConfigMap>(kc, {
@@ -68,6 +68,27 @@ function setup(lists: Array<ListResult<V1ConfigMap> | Error>, extra: { resyncMs?
 }
 
 describe('createInformer', () => {
+  it('keeps secondary indexes in step with lists, updates and deletes', async () => {
+    const byColour = { colour: (o: V1ConfigMap) => (o.data?.['colour'] ? [o.data['colour']] : []) };
+    const { inf, watch } = setup([
+      { items: [cm('a', '1', { colour: 'red' }), cm('b', '2', { colour: 'blue' })], metadata: { resourceVersion: '10' } },
+      { items: [cm('b', '2', { colour: 'blue' })], metadata: { resourceVersion: '20' } },
+    ], { indexers: byColour });
+    await inf.start();
+    const names = (v: string) => inf.byIndex('colour', v).map((o) => o.metadata?.name);
+    expect(names('red')).toEqual(['a']);
+    await until(() => watch.sessions.length === 1);
+    watch.last.emit('MODIFIED', cm('a', '11', { colour: 'blue' }));
+    expect(names('red')).toEqual([]);
+    expect(names('blue')).toEqual(['b', 'a']);
+    watch.last.emit('DELETED', cm('b', '12', { colour: 'blue' }));
+    expect(names('blue')).toEqual(['a']);
+    watch.last.emit('ERROR', { code: 410, reason: 'Gone' });
+    await until(() => inf.get('ns', 'a') === undefined);
+    expect(names('blue')).toEqual(['b']);
+    expect(() => inf.byIndex('size', 'x')).toThrow('no index size');
+  });
+
   it('caches listed and watched objects through the transform (stripManagedFields drops managedFields)', async () => {
     const withFields = (o: V1ConfigMap): V1ConfigMap => ({ ...o, metadata: { ...o.metadata, managedFields: [{ manager: 'kubectl', operation: 'Apply' }] } });
     const { inf, watch, events } = setup([{ items: [withFields(cm('a', '1'))], metadata: { resourceVersion: '10' } }], { transform: stripManagedFields });
