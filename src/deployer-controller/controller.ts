@@ -1,6 +1,7 @@
 /**
- * Wiring of the deployer controller (semantics §4.1): RC adds and updates enqueue RCs that carry
- * the `openshift.io/deployment-config.name` annotation; pod updates and deletes enqueue the RC
+ * Wiring of the deployer controller (semantics §4.1): RC adds, resyncs and updates that change
+ * what the sync reads (rcChangeMattersToDeployer) enqueue RCs that carry the
+ * `openshift.io/deployment-config.name` annotation; pod updates and deletes enqueue the RC
  * named by the pod's `openshift.io/deployment.name` annotation (deployer, hook and application
  * pods all carry it). Pod adds are not handled.
  */
@@ -13,6 +14,22 @@ import { objectKey } from '../util/keys.js';
 
 export const isDeploymentRc = (rc: V1ReplicationController): boolean =>
   Boolean(rc.metadata?.annotations?.[Annotations.DeploymentConfig]);
+
+/**
+ * Whether an RC update can change what the deployer controller's sync decides: its annotations
+ * (phase, cancellation, the encoded config, the deployer pod bookkeeping), spec.replicas (test
+ * mode scales to 0), deletion. Status writes by the RC manager cannot.
+ */
+export function rcChangeMattersToDeployer(old: V1ReplicationController, rc: V1ReplicationController): boolean {
+  const a = old.metadata ?? {};
+  const b = rc.metadata ?? {};
+  if (a.uid !== b.uid || a.deletionTimestamp !== b.deletionTimestamp || old.spec?.replicas !== rc.spec?.replicas) return true;
+  const x = a.annotations ?? {};
+  const y = b.annotations ?? {};
+  const keys = new Set([...Object.keys(x), ...Object.keys(y)]);
+  for (const k of keys) if (x[k] !== y[k]) return true;
+  return false;
+}
 
 /** Key of the RC a pod belongs to, when that RC is cached; undefined otherwise. */
 export function rcKeyForPod(pod: V1Pod, rcLister: Lister<V1ReplicationController>): string | undefined {
@@ -33,7 +50,12 @@ export function wireDeployerController(opts: {
     if (isDeploymentRc(rc) && rc.metadata?.namespace && rc.metadata.name) queue.add(objectKey(rc.metadata.namespace, rc.metadata.name));
   };
   rcs.on('add', enqueueRc);
-  rcs.on('update', (_old, rc) => enqueueRc(rc));
+  rcs.on('update', (old, rc) => {
+    // A periodic resync (same object) always reconciles; a real update only when it changed
+    // what the phase machine reads, not for the RC manager's status writes.
+    if (old.metadata?.resourceVersion !== rc.metadata?.resourceVersion && !rcChangeMattersToDeployer(old, rc)) return;
+    enqueueRc(rc);
+  });
   const enqueueForPod = (pod: V1Pod) => {
     const key = rcKeyForPod(pod, rcLister);
     if (key) queue.add(key);

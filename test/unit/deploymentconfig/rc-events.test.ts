@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../../../src/apis/constants.js';
+import { rcChangeMattersToDeployer } from '../../../src/deployer-controller/controller.js';
 import { rcChangeMattersToDc } from '../../../src/deploymentconfig/controller.js';
 
 const base = (): V1ReplicationController => ({
@@ -38,5 +39,22 @@ describe('rcChangeMattersToDc', () => {
     expect(changed((rc) => { rc.status!.readyReplicas = 3; })).toBe(true);
     expect(changed((rc) => { rc.status!.replicas = 4; })).toBe(true);
     expect(changed((rc) => { rc.spec!.template!.spec!.containers[0]!.image = 'img:2'; })).toBe(true);
+  });
+});
+
+describe('rcChangeMattersToDeployer', () => {
+  const deployerChanged = (mutate: (rc: V1ReplicationController) => void): boolean => {
+    const next = structuredClone(base());
+    next.metadata!.resourceVersion = '2';
+    mutate(next);
+    return rcChangeMattersToDeployer(base(), next);
+  };
+
+  it('ignores the RC manager status writes and passes annotation, replicas and deletion changes', () => {
+    expect(deployerChanged((rc) => { rc.status!.readyReplicas = 3; rc.status!.observedGeneration = 2; })).toBe(false);
+    expect(deployerChanged((rc) => { rc.metadata!.annotations![Annotations.Cancelled] = 'true'; })).toBe(true);
+    expect(deployerChanged((rc) => { delete rc.metadata!.annotations![Annotations.Phase]; })).toBe(true);
+    expect(deployerChanged((rc) => { rc.spec!.replicas = 0; })).toBe(true);
+    expect(deployerChanged((rc) => { rc.metadata!.deletionTimestamp = new Date(0); })).toBe(true);
   });
 });
