@@ -8,7 +8,7 @@
 //   node bench/bench.mjs --sizes 10,100,1000 --idle 1000 --keep-cluster
 //
 // Needs the built CLI (npm run build) and the control-plane binaries (hack/local-cluster.sh install).
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -280,6 +280,27 @@ async function watchDone(pathName, listFn) {
   };
 }
 
+// ------------------------------------------------------------------ deployer start-up alone
+/**
+ * CPU and peak RSS of `node bin/dcctl.js deploy` for an RC that does not exist: the process
+ * starts, loads its code and config, makes its first request (a 404) and exits. Median of 5,
+ * through /usr/bin/time (rusage of the child).
+ */
+function deployerStartCost() {
+  const runs = [];
+  for (let i = 0; i < 5; i++) {
+    const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M %e', process.execPath, path.join(repo, 'bin/dcctl.js'), 'deploy', '--deployment', 'bench-no-such-rc', '--namespace', 'default'], {
+      env: { ...process.env, KUBECONFIG: kubeconfig }, encoding: 'utf8',
+    });
+    const last = (r.stderr ?? '').trim().split('\n').at(-1) ?? '';
+    const [u, sys, kib, wall] = last.split(' ').map(Number);
+    if (Number.isFinite(u)) runs.push({ cpu: u + sys, rss: kib * 1024, wall });
+  }
+  if (runs.length === 0) return undefined;
+  const med = (f) => percentile(runs.map(f), 50);
+  return { cpuSeconds: med((r) => r.cpu), rssBytes: med((r) => r.rss), wallSeconds: med((r) => r.wall), runs: runs.length };
+}
+
 // ------------------------------------------------------------------ waits a DC's parameters demand
 /**
  * The time a DC's own parameters force a rollout to wait even if every pod were ready at once:
@@ -422,7 +443,20 @@ async function runOne(kind, n) {
   let controllerMetrics;
   if (controller) {
     const m = await controller.metrics();
-    controllerMetrics = { requests: sumMetric(m, 'dcctl_api_requests_total'), errors: sumMetric(m, 'dcctl_api_errors_total') };
+    const byCtl = (name, ctl) => sumMetric(m, name, (l) => (l.controller ?? l.name) === ctl);
+    controllerMetrics = {
+      requests: sumMetric(m, 'dcctl_api_requests_total'),
+      errors: sumMetric(m, 'dcctl_api_errors_total'),
+      // Where the controller's time goes: syncs, their total duration, time keys waited in the queue, requeues.
+      queues: Object.fromEntries(['deploymentconfig', 'deployer'].map((c) => [c, {
+        syncs: byCtl('dcctl_sync_duration_seconds_count', c),
+        syncSeconds: byCtl('dcctl_sync_duration_seconds_sum', c),
+        errors: sumMetric(m, 'dcctl_sync_duration_seconds_count', (l) => l.controller === c && l.result === 'error'),
+        adds: byCtl('workqueue_adds_total', c),
+        queueSeconds: byCtl('workqueue_queue_duration_seconds_sum', c),
+        retries: byCtl('workqueue_retries_total', c),
+      }])),
+    };
     await controller.stop();
   }
   const startCosts = kind === 'dc' ? deployerStartCosts(ns, events, kubeletLogOffset) : undefined;
@@ -629,6 +663,16 @@ function report(results, idle, skipped) {
   }
   L.push('', 'CPU per rollout: ' + [...byN].filter(([, v]) => v.dc && v.deploy).map(([n, { dc, deploy }]) =>
     `N=${n}: DC ${fmt.n((dc.cpuTotal / dc.rollouts) * 1000, 0)} ms (controller ${fmt.n((dc.cpu.controller / dc.rollouts) * 1000, 0)}, deployer ${fmt.n((dc.cpu.deployers / dc.rollouts) * 1000, 0)}), Deployment ${fmt.n((deploy.cpuTotal / deploy.rollouts) * 1000, 0)} ms`).join('; ') + '.');
+  L.push('', '### Where the controller\'s time goes (its own metrics, per rollout)', '');
+  L.push('| N | controller | syncs | sync time | queue adds | time waiting in the queue | requeues (errors) |');
+  L.push('|---|---|---|---|---|---|---|');
+  for (const [n, { dc }] of byN) {
+    const q = dc?.controllerMetrics?.queues;
+    if (!q) continue;
+    for (const [c, v] of Object.entries(q)) {
+      L.push(`| ${n} | ${c} | ${fmt.n(v.syncs / dc.rollouts, 1)} | ${fmt.ms((v.syncSeconds / dc.rollouts) * 1000)} | ${fmt.n(v.adds / dc.rollouts, 1)} | ${fmt.ms((v.queueSeconds / dc.rollouts) * 1000)} | ${fmt.n(v.retries / dc.rollouts, 2)} (${fmt.n(v.errors / dc.rollouts, 2)}) |`);
+    }
+  }
   L.push('', '### What a deployer pod costs', '');
   L.push('A DC rollout runs in a deployer pod; here each one is a fresh Node.js process (in a real cluster: a container start, usually slower). Medians (p90) over all deployer pods of a run:', '');
   L.push('| N | DC written → RC and deployer pod created (DC controller) | pod created → bound and seen by the process kubelet | waiting for a free process slot (at most ' + maxPods + ') | slot → process started (SA token, env) | process start → first API call (Node.js + CLI start-up) | process lifetime (the rollout itself) |');
@@ -688,7 +732,7 @@ function analysis(byN) {
   if (last) {
     const [n, { dc, deploy }] = last;
     const perDeployer = dc.cpu.deployers / dc.rollouts;
-    out.push(`What a deployer pod costs: ${fmt.n(perDeployer * 1000, 0)} ms CPU per rollout (N=${n}), of which about 0.2 s is starting Node.js and loading the bundled CLI (measured alone: \`node bin/dcctl.js deploy\` to its first request, 0.20 s CPU), and ${fmt.mib(dc.rss.deployerPeakOne)} RSS per process. That is ${fmt.ratio(dc.cpu.deployers, dc.cpu.controller)} the DC controller's own CPU and the reason the DC side uses ${fmt.ratio(dc.cpuTotal, deploy.cpuTotal)} the CPU of the Deployment side; the DC controller alone uses ${fmt.ratio(dc.cpu.controller, deploy.cpuTotal)} of kube-controller-manager's CPU for the same rollouts.`);
+    out.push(`What a deployer pod costs: ${fmt.n(perDeployer * 1000, 0)} ms CPU per rollout (N=${n}), of which ${deployerStart ? `${fmt.n(deployerStart.cpuSeconds, 2)} s is starting Node.js, loading the deployer and making a first request (measured alone: \`node bin/dcctl.js deploy\` for a missing RC, median of ${deployerStart.runs}: ${fmt.n(deployerStart.cpuSeconds, 2)} s CPU, ${fmt.mib(deployerStart.rssBytes)} peak RSS)` : 'the start-up was not measured alone'}, and ${fmt.mib(dc.rss.deployerPeakOne)} RSS per process. That is ${fmt.ratio(dc.cpu.deployers, dc.cpu.controller)} the DC controller's own CPU and the reason the DC side uses ${fmt.ratio(dc.cpuTotal, deploy.cpuTotal)} the CPU of the Deployment side; the DC controller alone uses ${fmt.ratio(dc.cpu.controller, deploy.cpuTotal)} of kube-controller-manager's CPU for the same rollouts.`);
     out.push(`Throughput bound: with ${maxPods} deployer processes at once and ~${fmt.s((percentile(dc.startCosts.startToFirstCall, 50) + percentile(dc.startCosts.lifetime, 50)) / 1000)} per process, the process kubelet completes at most ~${fmt.n(maxPods / ((percentile(dc.startCosts.startToFirstCall, 50) + percentile(dc.startCosts.lifetime, 50)) / 1000), 1)} rollouts/s, so the total grows linearly with N; raising the limit does not help on 2 CPUs, where the ${dc.rollouts} deployer runs of N=${n} alone need ${fmt.s(dc.cpu.deployers / 2)} of both cores. In a real cluster deployer pods run on the nodes, not next to the control plane, and a container start (image present) adds ~1-2 s instead.`);
   }
   return out;
@@ -698,6 +742,7 @@ function analysis(byN) {
 const results = [];
 const skipped = [];
 let idle;
+let deployerStart;
 if (args['report-only'] === 'true') {
   // Re-render docs/benchmarks.md and the chart from the last run's bench/last-results.json.
   const last = JSON.parse(readFileSync(path.join(repo, 'bench/last-results.json'), 'utf8'));
@@ -705,11 +750,16 @@ if (args['report-only'] === 'true') {
   results.push(...last.results);
   skipped.push(...last.skipped);
   idle = last.idle;
+  deployerStart = last.deployerStart;
   sizes.length = 0;
   args.idle = '0';
 }
 try {
-  if (args['report-only'] !== 'true') await setupCluster();
+  if (args['report-only'] !== 'true') {
+    await setupCluster();
+    deployerStart = deployerStartCost();
+    log(`deployer start-up alone: ${deployerStart ? `${fmt.n(deployerStart.cpuSeconds, 2)} s CPU, ${fmt.mib(deployerStart.rssBytes)}, ${fmt.n(deployerStart.wallSeconds, 2)} s wall` : 'not measured'}`);
+  }
   for (const n of sizes) {
     if (n >= 1000 && args['force-1000'] !== 'true') {
       // Estimate from the largest run so far (DC side is the slower one); 15 min per side at most.
@@ -730,7 +780,7 @@ try {
   const md = report(results, idle, skipped);
   const docs = path.join(repo, 'docs');
   writeFileSync(path.join(docs, 'benchmarks.md'), md);
-  writeFileSync(path.join(repo, 'bench/last-results.json'), JSON.stringify({ started: started.toISOString(), maxPods, results, idle, skipped }, null, 1));
+  writeFileSync(path.join(repo, 'bench/last-results.json'), JSON.stringify({ started: started.toISOString(), maxPods, results, idle, skipped, deployerStart }, null, 1));
   try {
     renderChart(results, path.join(docs, 'benchmarks.svg'), path.join(docs, 'benchmarks.png'));
   } catch (err) {
