@@ -42,6 +42,8 @@ export function acceptAvailablePods(watcher: RcWatcher, timeoutMs: number): Upda
             return allReplicasAvailable(current);
           },
           timeoutMs,
+          // Never decide on a state older than the RC we were handed (the scaled one).
+          { notOlderThan: rc.metadata?.resourceVersion },
         );
       } catch (err) {
         if (err instanceof WaitTimeoutError) {

@@ -20,6 +20,12 @@ export interface WaitOptions {
    * deployer passes `intervalSeconds`). Undefined: rely on the watch alone.
    */
   readonly recheckMs?: number;
+  /**
+   * The resourceVersion of our own last write to the object (from the write's response): states
+   * older than it are not shown to the predicate. Waits share one watch for the whole run, and
+   * a watch may still be delivering events from before our write.
+   */
+  readonly notOlderThan?: string;
 }
 
 /** The wait ran out of time (OpenShift: `wait.ErrWaitTimeout`). */

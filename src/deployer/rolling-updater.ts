@@ -248,7 +248,7 @@ export class RollingUpdater {
       rcName(updated),
       (rc) => (rc.status?.observedGeneration ?? 0) >= generation && (rc.status?.replicas ?? 0) === specReplicas(rc),
       config.timeoutMs,
-      { recheckMs: config.intervalMs },
+      { recheckMs: config.intervalMs, notOlderThan: updated.metadata?.resourceVersion },
     );
   }
 }

@@ -93,6 +93,7 @@ export async function recreateScaleAndWait(
   const namespace = rcNamespace(rc);
   const name = rcName(rc);
   let alreadyScaled = false;
+  let written: string | undefined;
   await pollImmediate(deps.clock, 1000, timeoutMs, async () => {
     try {
       await retryOnConflict(deps.clock, DefaultRetry, async () => {
@@ -101,7 +102,7 @@ export async function recreateScaleAndWait(
           alreadyScaled = true;
           return;
         }
-        await deps.rcs.updateScale(namespace, name, withReplicas(scale, replicas));
+        written = (await deps.rcs.updateScale(namespace, name, withReplicas(scale, replicas))).metadata?.resourceVersion;
       });
       return true;
     } catch (err) {
@@ -111,7 +112,7 @@ export async function recreateScaleAndWait(
   });
   if (!alreadyScaled) {
     try {
-      await deps.rcWatcher.waitFor(namespace, name, (r) => statusReplicas(r) === replicas, timeoutMs, { recheckMs: 1000 });
+      await deps.rcWatcher.waitFor(namespace, name, (r) => statusReplicas(r) === replicas, timeoutMs, { recheckMs: 1000, notOlderThan: written });
     } catch {
       // Deliberately ignored (semantics reference §9.1 #4).
     }
@@ -152,10 +153,11 @@ export async function scaleWithScaler(
   retry: RetryParams,
   wait?: RetryParams,
 ): Promise<V1ReplicationController | undefined> {
+  let written: string | undefined;
   await pollImmediate(deps.clock, retry.intervalMs, retry.timeoutMs, async () => {
     try {
       const scale = await deps.rcs.getScale(namespace, name);
-      await deps.rcs.updateScale(namespace, name, withReplicas(scale, replicas));
+      written = (await deps.rcs.updateScale(namespace, name, withReplicas(scale, replicas))).metadata?.resourceVersion;
       return true;
     } catch (err) {
       if (isConflict(err)) return false;
@@ -169,7 +171,7 @@ export async function scaleWithScaler(
       name,
       (rc) => specReplicas(rc) !== replicas || statusReplicas(rc) === replicas,
       wait.timeoutMs,
-      { recheckMs: wait.intervalMs },
+      { recheckMs: wait.intervalMs, notOlderThan: written },
     );
   } catch (err) {
     if (err instanceof WaitTimeoutError) throw new Error(`timed out waiting for "${name}" to be synced`, { cause: err });

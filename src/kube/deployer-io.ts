@@ -262,6 +262,16 @@ function waitOnFeed<T extends Named, R>(feed: Feed<T>, spec: WaitSpec<T, R>): Pr
   });
 }
 
+/**
+ * Whether `obj` is a state from before resourceVersion `rv`. kube-apiserver's resourceVersions
+ * are etcd revisions (integers); anything else is never treated as older.
+ */
+function olderThan(obj: Named, rv: string | undefined): boolean {
+  const own = obj.metadata?.resourceVersion;
+  if (rv === undefined || own === undefined || !/^[0-9]+$/.test(rv) || !/^[0-9]+$/.test(own)) return false;
+  return BigInt(own) < BigInt(rv);
+}
+
 function notFound(kind: string, namespace: string, name: string): ApiError {
   return new ApiError(`${kind} "${name}" not found in namespace ${namespace}`, 404, 'NotFound');
 }
@@ -336,7 +346,8 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
       },
       evaluate: (objects) => {
         const obj = objects.get(name);
-        return obj !== undefined && predicate(obj) ? obj : undefined;
+        if (obj === undefined || olderThan(obj, options?.notOlderThan)) return undefined;
+        return predicate(obj) ? obj : undefined;
       },
       onDelete: (obj) => (obj.metadata?.name === name ? new WatchedObjectDeletedError(`${resource} ${namespace}/${name} was deleted`, obj) : undefined),
       timeoutMs,

@@ -120,3 +120,19 @@ describe('KubeDeployerWatchers: one feed per object for the whole run', () => {
     w.close();
   });
 });
+
+describe('KubeDeployerWatchers: notOlderThan', () => {
+  it('does not decide on states from before our own write that the shared watch still delivers', async () => {
+    const { w, watch } = watchers([rc(1, 1)]);
+    let decided: V1ReplicationController | undefined;
+    const p = w.waitFor('ns', 'web-1', () => true, 10_000, { notOlderThan: '30' }).then((r) => { decided = r; });
+    await tick();
+    watch.push('MODIFIED', { ...rc(1, 1), metadata: { ...rc(1, 1).metadata, resourceVersion: '29' } });
+    await tick();
+    expect(decided).toBeUndefined();
+    watch.push('MODIFIED', { ...rc(2, 1), metadata: { ...rc(2, 1).metadata, resourceVersion: '30' } });
+    await p;
+    expect(decided?.spec?.replicas).toBe(2);
+    w.close();
+  });
+});
