@@ -6,6 +6,7 @@
 //
 //   npm run bench                        # N = 10, 100 (1000 if it fits in 15 min/side), idle 1000 DCs
 //   node bench/bench.mjs --sizes 10,100,1000 --idle 1000 --keep-cluster
+//   node bench/bench.mjs --sizes 100 --idle 0 --cpu-prof /tmp/prof   # + controller CPU profiles
 //
 // Needs the built CLI (npm run build) and the control-plane binaries (hack/local-cluster.sh install).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -153,6 +154,8 @@ function startController(namespace, extra = []) {
   const port = metricsPort++;
   const argv = [path.join(repo, 'bin/dcctl.js'), 'controller', '--leader-elect=false', `--metrics-bind-address=127.0.0.1:${port}`,
     '--deployer-image=dcctl:local', ...(namespace ? ['--namespace', namespace] : []), ...extra];
+  // --cpu-prof DIR: V8 CPU profiles of the controller (one .cpuprofile per run, written on exit).
+  if (args['cpu-prof']) argv.unshift('--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`);
   const child = spawn(process.execPath, argv, { env: { ...process.env, KUBECONFIG: kubeconfig }, stdio: ['ignore', 'ignore', 'pipe'] });
   let errTail = '';
   child.stderr.on('data', (d) => { errTail = (errTail + d).slice(-4000); });
