@@ -24,6 +24,8 @@ const args = parseArgs(process.argv.slice(2));
 const clusterDir = args['cluster-dir'] ?? '/tmp/bench-cluster';
 const sizes = (args.sizes ?? '10,100,1000').split(',').map(Number);
 const idleN = Number(args.idle ?? 1000);
+// --kinds dc: only the DC side (e.g. a before/after comparison of this project's code alone).
+const kinds = (args.kinds ?? 'dc,deploy').split(',');
 const replicas = 3;
 const readyDelayMs = Number(args['ready-delay-ms'] ?? 1000);
 // --report-only re-renders with the limit the measured run used (recorded in last-results.json).
@@ -776,7 +778,7 @@ try {
         }
       }
     }
-    for (const kind of ['dc', 'deploy']) results.push(await runOne(kind, n));
+    for (const kind of kinds) results.push(await runOne(kind, n));
   }
   if (idleN > 0 && args['report-only'] !== 'true') idle = await idleRun(idleN);
 } finally {
