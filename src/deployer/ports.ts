@@ -4,10 +4,12 @@
  * annotations, and time. src/kube/deployer-io.ts implements them against the API server; unit
  * tests implement them in memory with fake time.
  *
- * Waiting is by WATCHING, where OpenShift's deployer polls. Parameters keep their meaning:
- * `rollingParams.intervalSeconds` (OpenShift's poll interval) becomes `recheckMs`, the longest
- * time a wait goes without re-reading the object, so a watch that went silent can delay a
- * decision by at most one interval, as a poll would. Timeouts are unchanged.
+ * Waiting is by WATCHING, where OpenShift's deployer polls: every wait on an object (or on the
+ * pods of a selector) shares one list+watch for the whole run, and decides at each event.
+ * Parameters keep their meaning: `rollingParams.intervalSeconds` (OpenShift's poll interval)
+ * becomes `recheckMs`, the longest time a wait goes without news of the object (an event or a
+ * re-read), so a watch that went silent can delay a decision by at most one interval, as a poll
+ * would; a live watch costs no request. `updatePeriodSeconds` and timeouts are unchanged.
  */
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import type { Clock, EventClient, PodClient, ReplicationControllerClient } from '../controller/ports.js';
