@@ -54,6 +54,7 @@ class Feed<T extends Named> {
   lastActivity = performance.now();
   private readonly changeListeners = new Set<() => void>();
   private readonly deleteListeners = new Set<(obj: T) => void>();
+  private readonly errorListeners = new Set<(err: unknown) => void>();
   private resourceVersion = '';
   private controller: AbortController | undefined;
   private rewatch: NodeJS.Timeout | undefined;
@@ -62,6 +63,8 @@ class Feed<T extends Named> {
   // Events and relists are applied one at a time, in order.
   private chain: Promise<void> = Promise.resolve();
   failed = false;
+  /** Why the watch could not be opened, for waits that subscribe after it happened. */
+  watchError: unknown;
 
   constructor(
     private readonly watch: WatchLike,
@@ -78,13 +81,18 @@ class Feed<T extends Named> {
     });
   }
 
-  /** Calls `onChange` after every applied event or list, `onDelete` for each deleted object; returns the unsubscribe. */
-  subscribe(onChange: () => void, onDelete: (obj: T) => void): () => void {
+  /**
+   * Calls `onChange` after every applied event or list, `onDelete` for each deleted object,
+   * `onError` when the watch cannot be opened; returns the unsubscribe.
+   */
+  subscribe(onChange: () => void, onDelete: (obj: T) => void, onError: (err: unknown) => void): () => void {
     this.changeListeners.add(onChange);
     this.deleteListeners.add(onDelete);
+    this.errorListeners.add(onError);
     return () => {
       this.changeListeners.delete(onChange);
       this.deleteListeners.delete(onDelete);
+      this.errorListeners.delete(onError);
     };
   }
 
@@ -182,9 +190,12 @@ class Feed<T extends Named> {
       .then((c) => {
         this.controller = c;
         if (this.closed) c.abort();
-      }, () => {
-        if (this.closed) return;
-        this.rewatch = setTimeout(() => this.startWatch(), rewatchDelayMs);
+      }, (err: unknown) => {
+        // The watch request itself was refused (e.g. Forbidden): the waits on this feed fail
+        // with that error, as a failed LIST would, and the next wait starts a new feed.
+        this.failed = true;
+        this.watchError = toApiError(err);
+        for (const l of [...this.errorListeners]) l(this.watchError);
       });
   }
 }
@@ -250,8 +261,10 @@ function waitOnFeed<T extends Named, R>(feed: Feed<T>, spec: WaitSpec<T, R>): Pr
       unsubscribe = feed.subscribe(decide, (obj) => {
         const err = spec.onDelete?.(obj);
         if (err) finish(err);
-      });
+      }, (err) => finish(err));
       decide();
+      // The current state already decided the wait, or the watch that would bring news failed.
+      if (feed.watchError !== undefined) finish(feed.watchError);
       const every = spec.recheckMs;
       if (!finished && every !== undefined && every > 0) {
         recheck = setInterval(() => {

@@ -136,3 +136,17 @@ describe('KubeDeployerWatchers: notOlderThan', () => {
     w.close();
   });
 });
+
+describe('KubeDeployerWatchers: a refused watch', () => {
+  it('fails the wait with the API error instead of waiting for its timeout', async () => {
+    const core = {
+      listNamespacedReplicationController: async () => ({ items: [rc(2, 0)], metadata: { resourceVersion: '5' } }),
+    } as unknown as CoreV1Api;
+    const refusing: WatchLike = { watch: async () => { throw Object.assign(new Error('forbidden'), { code: 403, body: '{"reason":"Forbidden","message":"forbidden"}' }); } };
+    const w = new KubeDeployerWatchers({} as KubeConfig, core, refusing);
+    const err = await w.waitFor('ns', 'web-1', () => false, 10_000).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toBeInstanceOf(WaitTimeoutError);
+    w.close();
+  });
+});
