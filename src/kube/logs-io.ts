@@ -8,7 +8,6 @@ import https from 'node:https';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import type { LogsContext } from '../cli/logs/ports.js';
 import type { OutputStreams } from '../cli/output.js';
-import { Labels } from '../apis/constants.js';
 import { isNotFound } from '../controller/errors.js';
 import { makeApiClient } from './client.js';
 import { makeClients } from './clients.js';
@@ -31,7 +30,7 @@ export function makeLogsContext(kc: KubeConfig, namespace: string, streams: Outp
         throw err;
       }
     },
-    listRolloutPods: (rcName) => clients.pods.list(namespace, `${Labels.DeployerPodFor}=${rcName}`),
+    listPods: (labelSelector) => clients.pods.list(namespace, labelSelector),
     async streamPodLog(pod, container, opts) {
       const server = kc.getCurrentCluster()?.server ?? '';
       const url = new URL(`${server}/api/v1/namespaces/${encodeURIComponent(namespace)}/pods/${encodeURIComponent(pod)}/log`);

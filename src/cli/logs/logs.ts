@@ -15,6 +15,7 @@ import { HookSuffix } from '../../apis/constants.js';
 import { isNotFound } from '../../controller/errors.js';
 import { deployerPodNameFor, getPodName, rcNameFor } from '../../util/naming.js';
 import { CliError, dcNotFound } from '../errors.js';
+import { deployerPodSelector } from '../rc.js';
 import { tabwrite } from '../tabwriter.js';
 import type { LogsContext, PodLogOptions } from './ports.js';
 
@@ -48,15 +49,13 @@ export function targetVersion(latest: number, dcName: string, opts: Pick<LogsOpt
   return latest;
 }
 
-/** The deployer pod first, then hook pods pre → mid → post; other labelled pods last by name. */
+/**
+ * The deployer pod, then the hook pods pre → mid → post, picked by name: the label value is
+ * shortened for long RC names (rcLabelValue), so the label alone may also match another RC's pods.
+ */
 export function orderRolloutPods(rcName: string, pods: readonly V1Pod[]): { deployer?: V1Pod; hooks: V1Pod[] } {
   const deployerName = deployerPodNameFor(rcName);
-  const rank = (p: V1Pod): number => {
-    const i = hookOrder.findIndex((s) => getPodName(rcName, s) === p.metadata?.name);
-    return i < 0 ? hookOrder.length : i;
-  };
-  const hooks = pods.filter((p) => p.metadata?.name !== deployerName)
-    .sort((a, b) => rank(a) - rank(b) || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''));
+  const hooks = hookOrder.flatMap((suffix) => pods.filter((p) => p.metadata?.name === getPodName(rcName, suffix)));
   return { deployer: pods.find((p) => p.metadata?.name === deployerName), hooks };
 }
 
@@ -106,11 +105,11 @@ export async function logsCommand(ctx: LogsContext, opts: LogsOptions): Promise<
     throw new CliError(`replication controller ${rcName} of rollout #${version} is gone (pruned by revisionHistoryLimit or deleted); no deployer log is left`);
   }
 
-  let pods = orderRolloutPods(rcName, await ctx.listRolloutPods(rcName));
+  let pods = orderRolloutPods(rcName, await ctx.listPods(deployerPodSelector(rcName)));
   // As oc does for a New/Pending rollout, -f waits (1 s polls, 60 by default) for the deployer pod to start.
   for (let polls = opts.waitPolls ?? 60; opts.follow && (!pods.deployer || isPending(pods.deployer)) && polls > 0; polls--) {
     await ctx.sleep(1000);
-    pods = orderRolloutPods(rcName, await ctx.listRolloutPods(rcName));
+    pods = orderRolloutPods(rcName, await ctx.listPods(deployerPodSelector(rcName)));
   }
   const logOpts: PodLogOptions = { follow: opts.follow, timestamps: opts.timestamps, tailLines: opts.tailLines };
   if (!pods.deployer) {
@@ -122,7 +121,7 @@ export async function logsCommand(ctx: LogsContext, opts: LogsOptions): Promise<
     throw new CliError(`the deployer pod ${pods.deployer.metadata?.name ?? ''} of rollout #${version} has not started yet (phase ${rc.metadata?.annotations?.[Annotations.Phase] ?? 'New'}); use -f to wait for it`);
   }
   await streamPod(ctx, pods.deployer, logOpts);
-  if (opts.follow) pods = orderRolloutPods(rcName, await ctx.listRolloutPods(rcName));
+  if (opts.follow) pods = orderRolloutPods(rcName, await ctx.listPods(deployerPodSelector(rcName)));
   for (const hook of pods.hooks) {
     if (isPending(hook)) continue;
     ctx.out.write(`\n==> ${hook.metadata?.name ?? ''} (lifecycle hook pod, ${hook.status?.phase ?? 'Unknown'}) <==\n`);

@@ -15,8 +15,8 @@ export interface LogsContext extends OutputStreams {
   getDc(name: string): Promise<DeploymentConfig>;
   /** undefined when the RC does not exist. */
   findRc(name: string): Promise<V1ReplicationController | undefined>;
-  /** The pods labelled as deployer or hook pods of `rcName`. */
-  listRolloutPods(rcName: string): Promise<V1Pod[]>;
+  /** Pods matching a label selector. */
+  listPods(labelSelector: string): Promise<V1Pod[]>;
   /** GET pods/log, written to `out` as it arrives; resolves when the log (or the follow) ends. */
   streamPodLog(pod: string, container: string, opts: PodLogOptions): Promise<void>;
   /** Events about one object (involvedObject.name). */

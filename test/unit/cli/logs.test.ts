@@ -21,6 +21,7 @@ function logsHarness(opts: { dc?: DeploymentConfig; rcs?: V1ReplicationControlle
   const err = new Sink();
   const reads: Array<{ pod: string; container: string; opts: PodLogOptions }> = [];
   let listCalls = 0;
+  const selectors: string[] = [];
   const ctx: LogsContext = {
     out, err, namespace: NS,
     getDc: async (name) => {
@@ -28,7 +29,8 @@ function logsHarness(opts: { dc?: DeploymentConfig; rcs?: V1ReplicationControlle
       return opts.dc;
     },
     findRc: async (name) => opts.rcs?.find((r) => r.metadata?.name === name),
-    listRolloutPods: async () => {
+    listPods: async (selector) => {
+      selectors.push(selector);
       const lists = opts.pods ?? [[]];
       return lists[Math.min(listCalls++, lists.length - 1)] ?? [];
     },
@@ -42,7 +44,7 @@ function logsHarness(opts: { dc?: DeploymentConfig; rcs?: V1ReplicationControlle
     sleep: async () => undefined,
   };
   const run = (args: string[]) => main(args, 'dcctl', { out, err, makeLogsContext: async () => ctx });
-  return { out, err, reads, run };
+  return { out, err, reads, run, selectors };
 }
 
 describe('logs dc/NAME', () => {
@@ -59,6 +61,7 @@ describe('logs dc/NAME', () => {
       + '\n==> web-2-hook-pre (lifecycle hook pod, Succeeded) <==\nmigrating\n'
       + '\n==> web-2-hook-post (lifecycle hook pod, Succeeded) <==\nnotified\n');
     expect(h.reads[0]).toEqual({ pod: 'web-2-deploy', container: 'deployment', opts: { follow: false, timestamps: true, tailLines: 5 } });
+    expect(h.selectors[0]).toBe('openshift.io/deployer-pod-for.name=web-2');
   });
 
   it('--version and --previous pick the rollout; -f waits for a pending deployer and follows it', async () => {
