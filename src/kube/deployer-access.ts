@@ -17,6 +17,11 @@ export class DeployerAccessProvisioner {
   private readonly rbac: RbacAuthorizationV1Api;
   /** Namespaces already provisioned by this process; a failed attempt is retried next time. */
   private readonly done = new Set<string>();
+  /**
+   * Provisioning under way per namespace: the first rollouts of many DCs in one namespace (one
+   * per worker) share it instead of racing to create the same objects (409 AlreadyExists).
+   */
+  private readonly inFlight = new Map<string, Promise<void>>();
 
   constructor(kc: KubeConfig, private readonly serviceAccount: string, userAgent?: string) {
     this.core = makeApiClient(kc, CoreV1Api, { userAgent });
@@ -25,6 +30,15 @@ export class DeployerAccessProvisioner {
 
   async ensure(namespace: string): Promise<void> {
     if (this.done.has(namespace)) return;
+    let running = this.inFlight.get(namespace);
+    if (!running) {
+      running = this.provision(namespace).finally(() => this.inFlight.delete(namespace));
+      this.inFlight.set(namespace, running);
+    }
+    await running;
+  }
+
+  private async provision(namespace: string): Promise<void> {
     const ignoreExists = (err: unknown) => { if (!isAlreadyExists(err)) throw err; };
     await wrapApi(this.core.createNamespacedServiceAccount({
       namespace,
