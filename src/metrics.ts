@@ -8,7 +8,7 @@ import { Annotations, Phase } from './apis/constants.js';
 import { decodeDeploymentConfig } from './apis/encoded.js';
 import type { Lister } from './controller/ports.js';
 import type { WorkQueueMetrics } from './controller/workqueue.js';
-import { isCancelled, phaseOf, versionOf } from './deploymentconfig/util.js';
+import { byVersionDesc, isCancelled, phaseOf, versionOf } from './apps/index.js';
 
 export class Metrics {
   readonly registry = new Registry();
@@ -86,7 +86,7 @@ export class Metrics {
           byDc.set(key, [...(byDc.get(key) ?? []), rc]);
         }
         for (const list of byDc.values()) {
-          const sorted = [...list].sort((a, b) => versionOf(b) - versionOf(a));
+          const sorted = byVersionDesc(list);
           const newestComplete = sorted.find((rc) => phaseOf(rc) === Phase.Complete);
           const failed = sorted.find((rc) => phaseOf(rc) === Phase.Failed && !isCancelled(rc));
           if (!failed || (newestComplete && versionOf(newestComplete) > versionOf(failed))) continue;
@@ -104,7 +104,7 @@ export class Metrics {
         this.reset();
         const counts = new Map<string, number>();
         const seen = new Set<string>();
-        for (const rc of [...rolloutsOf()].sort((a, b) => versionOf(b) - versionOf(a))) {
+        for (const rc of byVersionDesc([...rolloutsOf()])) {
           const dcKey = `${rc.metadata?.namespace}/${rc.metadata?.annotations?.[Annotations.DeploymentConfig]}`;
           if (seen.has(dcKey)) continue;
           seen.add(dcKey);

@@ -3,6 +3,7 @@
  * `formatError` renders both the way kubectl/oc do, so scripts grepping oc output keep working.
  */
 import { ApiError } from '../controller/errors.js';
+import { aggregateMessage, userMessage } from '../util/error-message.js';
 
 /** A user-facing failure: printed as `error: <message>` and mapped to a non-zero exit code. */
 export class CliError extends Error {
@@ -15,23 +16,13 @@ export class CliError extends Error {
 /** Exit code for failures: kubectl exits 1 for every error, and so do we. */
 export const ExitFailure = 1;
 
-const reasonByCode: Record<number, string> = {
-  400: 'BadRequest', 401: 'Unauthorized', 403: 'Forbidden', 404: 'NotFound', 405: 'MethodNotAllowed',
-  409: 'Conflict', 410: 'Expired', 422: 'Invalid', 429: 'TooManyRequests', 500: 'InternalError',
-  503: 'ServiceUnavailable', 504: 'Timeout',
-};
-
 /**
  * Renders an error as one or more lines (without trailing newline): API errors as
  * `Error from server (<Reason>): <message>`, everything else as `error: <message>`.
  */
 export function formatError(err: unknown): string {
-  if (err instanceof ApiError) {
-    const reason = err.reason ?? reasonByCode[err.code] ?? 'Unknown';
-    return `Error from server (${reason}): ${err.message}`;
-  }
-  const message = err instanceof Error ? err.message : String(err);
-  return message.startsWith('error: ') ? message : `error: ${message}`;
+  const message = userMessage(err);
+  return err instanceof ApiError || message.startsWith('error: ') ? message : `error: ${message}`;
 }
 
 /** Exit code for an error thrown by a command. */
@@ -45,11 +36,6 @@ export function dcNotFound(name: string, cause?: unknown): ApiError {
 /** Aggregates several errors the way utilerrors.NewAggregate prints them. */
 export class AggregateCliError extends CliError {
   constructor(readonly errors: unknown[]) {
-    super(errors.length === 1 ? messageOf(errors[0]) : `[${errors.map(messageOf).join(', ')}]`);
+    super(aggregateMessage(errors, userMessage));
   }
-}
-
-function messageOf(err: unknown): string {
-  if (err instanceof ApiError) return formatError(err);
-  return err instanceof Error ? err.message : String(err);
 }

@@ -1,7 +1,7 @@
 /** Pure formatting for `rollout history` (oc's DeploymentConfigHistoryViewer, semantics §8.4). */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../apis/constants.js';
-import { byVersionAsc, phaseOf, versionOf } from './rc.js';
+import { byVersionAsc, phaseOf, versionOf } from '../apps/index.js';
 import { tabwrite } from './tabwriter.js';
 
 /** One history row, also the `-o json|yaml` shape. */

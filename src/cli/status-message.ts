@@ -8,7 +8,7 @@
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { ConditionReason, ConditionType, Phase } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
-import { isCancelled, phaseOf } from './rc.js';
+import { isCancelled, phaseOf } from '../apps/index.js';
 
 /** One evaluation: a progress line, or done (with an error message when it failed). */
 export interface RolloutStatus {

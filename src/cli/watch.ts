@@ -4,21 +4,8 @@
  * RCs and pods fetched alongside stay in step with the DC.
  */
 import type { DeploymentConfigClient } from '../controller/ports.js';
+import { sleep } from '../util/sleep.js';
 import type { WatchDeploymentConfig } from './ports.js';
-
-/** Resolves after `ms`, or early (without throwing) when `signal` aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) { resolve(); return; }
-    const timer = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
-}
 
 /** Polls `dcs.get` every `intervalMs` (default 1 s) until the signal aborts. */
 export function pollingWatch(dcs: DeploymentConfigClient, intervalMs = 1000): WatchDeploymentConfig {

@@ -5,19 +5,21 @@
  */
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { Annotations, CancelledTrue, ConditionReason, Labels, Phase, StatusReasons } from '../apis/constants.js';
+import { Annotations, ConditionReason, Labels, Phase, StatusReasons } from '../apis/constants.js';
 import { DecodeError, decodeDeploymentConfig } from '../apis/encoded.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { ActionableError, FatalError, RetriableError, isConflict, isNotFound } from '../controller/errors.js';
 import type {
-  Clock, EventRecorder, InvolvedObject, Lister, PodClient, ReplicationControllerClient,
+  Clock, EventRecorder, Lister, PodClient, ReplicationControllerClient,
 } from '../controller/ports.js';
+import { eventTarget, formatGoTime, isCancelledAnnotation } from '../apps/index.js';
+import { aggregateMessage, errorMessage } from '../util/error-message.js';
+import { goQuote } from '../util/go-format.js';
 import { splitKey } from '../util/keys.js';
 import { deployerPodNameFor, rcLabelValue } from '../util/naming.js';
 import type { DeployerControllerOptions } from './options.js';
 import { canTransitionPhase, isTerminalPhase, nextStatus, nextStatusComp } from './phase.js';
 import { makeDeployerPod } from './pod.js';
-import { formatGoTime } from './time.js';
 import { rolloutTimeoutSeconds } from './timeout.js';
 
 /** Everything the deployer sync reads and writes through. */
@@ -95,7 +97,7 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
   let next: string | undefined = current;
   // OpenShift reads cancellation from the RC object, which its nextStatus mutates on success; the
   // local flag reproduces that within this pass.
-  let cancelled = isCancelled(original);
+  let cancelled = isCancelledAnnotation(original);
 
   const deployerPodName = deployerPodNameFor(rcName);
   const deployer = podLister.get(namespace, deployerPodName);
@@ -128,7 +130,7 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
         next = Phase.Failed;
         updated[Annotations.StatusReason] = StatusReasons.FailedToCreateDeployerPod;
         emit('Warning', 'RolloutTimeout',
-          `Rollout for ${quote(label)} failed to create deployer pod (timeoutSeconds: ${timeoutSeconds}s)`);
+          `Rollout for ${goQuote(label)} failed to create deployer pod (timeoutSeconds: ${timeoutSeconds}s)`);
         deps.log?.info({ namespace, name: rcName, timeoutSeconds }, 'Failing rollout: deployer pod not created in time');
         break;
       }
@@ -138,7 +140,7 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
         try {
           manifest = makeDeployerPod(rc, config, deps.options);
         } catch (err) {
-          throw new FatalError(`fatal error handling rollout: couldn't make deployer pod for ${quote(label)}: ${message(err)}`, { cause: err });
+          throw new FatalError(`fatal error handling rollout: couldn't make deployer pod for ${goQuote(label)}: ${errorMessage(err)}`, { cause: err });
         }
         let created: V1Pod;
         try {
@@ -146,8 +148,8 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
           created = await deps.podClient.create(namespace, manifest);
         } catch (err) {
           // Typically quota or admission: surface it where `oc describe dc` shows it.
-          emit('Warning', 'FailedCreate', `Error creating deployer pod: ${message(err)}`);
-          throw new ActionableError(`couldn't create deployer pod for ${quote(label)}: ${message(err)}`, { cause: err });
+          emit('Warning', 'FailedCreate', `Error creating deployer pod: ${errorMessage(err)}`);
+          throw new ActionableError(`couldn't create deployer pod for ${goQuote(label)}: ${errorMessage(err)}`, { cause: err });
         }
         recordDeployerPod(created, updated);
         next = Phase.Pending;
@@ -156,7 +158,7 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
         next = Phase.Failed;
         updated[Annotations.StatusReason] = StatusReasons.UnrelatedPodExists;
         emit('Warning', 'FailedCreate',
-          `Error creating deployer pod since another pod with the same name (${quote(deployer.metadata?.name ?? '')}) exists`);
+          `Error creating deployer pod since another pod with the same name (${goQuote(deployer.metadata?.name ?? '')}) exists`);
       } else {
         // Our pod from a pass whose RC update was lost: adopt it instead of creating again.
         recordDeployerPod(deployer, updated);
@@ -171,10 +173,10 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
         // Cancelled: we deleted the pod ourselves; the canceller already set the reason.
         if (!cancelled) {
           if (!willBeDropped && current === Phase.Pending) {
-            throw new RetriableError(`deployer pod ${quote(deployerPodName)} for ${quote(label)} is not in the cache yet`);
+            throw new RetriableError(`deployer pod ${goQuote(deployerPodName)} for ${goQuote(label)} is not in the cache yet`);
           }
           updated[Annotations.StatusReason] = StatusReasons.DeployerPodNoLongerExists;
-          emit('Warning', 'Failed', `Deployer pod ${quote(deployerPodName)} has gone missing`);
+          emit('Warning', 'Failed', `Deployer pod ${goQuote(deployerPodName)} has gone missing`);
           deps.log?.warn({ namespace, name: rcName, pod: deployerPodName }, 'Failing rollout: deployer pod disappeared');
         }
       } else if (cancelled) {
@@ -217,13 +219,13 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
   try {
     await deps.rcClient.patch(namespace, rcName, patch, 'merge');
   } catch (err) {
-    const text = `couldn't update rollout status for ${quote(label)} to ${next}: ${message(err)}`;
+    const text = `couldn't update rollout status for ${goQuote(label)} to ${next}: ${errorMessage(err)}`;
     if (isConflict(err)) throw new RetriableError(text, { cause: err });
     throw new Error(text, { cause: err });
   }
   deps.log?.info({ namespace, name: rcName, from: current, to: next, replicas: copy.spec?.replicas }, 'Updated rollout status');
-  if (next === Phase.Failed && isCancelled(updated)) {
-    emit('Normal', 'RolloutCancelled', `Rollout for ${quote(label)} cancelled`);
+  if (next === Phase.Failed && isCancelledAnnotation(updated)) {
+    emit('Normal', 'RolloutCancelled', `Rollout for ${goQuote(label)} cancelled`);
   }
 }
 
@@ -244,31 +246,6 @@ export function onDeployerDropped(
   deps.recorder.event(eventTarget(rc), 'Warning', 'FailedRetry', `Stop retrying: ${err.message}`);
 }
 
-/**
- * Events go to the DC decoded from the RC (its identity when the RC was made), so `oc describe dc`
- * shows them; an RC whose config cannot be decoded gets them itself.
- */
-export function eventTarget(rc: V1ReplicationController): InvolvedObject {
-  const config = tryDecode(rc);
-  if (config) {
-    return {
-      apiVersion: config.apiVersion ?? 'apps.openshift.io/v1',
-      kind: config.kind ?? 'DeploymentConfig',
-      name: config.metadata.name,
-      namespace: config.metadata.namespace ?? rc.metadata?.namespace,
-      uid: config.metadata.uid,
-      resourceVersion: config.metadata.resourceVersion,
-    };
-  }
-  return {
-    apiVersion: 'v1',
-    kind: 'ReplicationController',
-    name: rc.metadata?.name,
-    namespace: rc.metadata?.namespace,
-    uid: rc.metadata?.uid,
-    resourceVersion: rc.metadata?.resourceVersion,
-  };
-}
 
 /** Deletes every pod labelled `openshift.io/deployer-pod-for.name=<rc>` (deployer, hooks, custom). */
 async function cleanupDeployerPods(deps: DeployerSyncDeps, rc: V1ReplicationController): Promise<void> {
@@ -286,7 +263,7 @@ async function cleanupDeployerPods(deps: DeployerSyncDeps, rc: V1ReplicationCont
       deps.log?.warn({ namespace, name: rcName, pod: podName, err }, 'Could not delete deployer pod');
     }
   }
-  if (!cleanedAll) throw new ActionableError(`couldn't clean up all deployer pods for ${quote(`${namespace}/${rcName}`)}`);
+  if (!cleanedAll) throw new ActionableError(`couldn't clean up all deployer pods for ${goQuote(`${namespace}/${rcName}`)}`);
 }
 
 /**
@@ -310,7 +287,7 @@ async function setDeployerPodsOwnerRef(deps: DeployerSyncDeps, rc: V1Replication
     }
   }
   if (errors.length === 1) throw errors[0];
-  if (errors.length > 1) throw new AggregateError(errors, `[${errors.map(message).join(', ')}]`);
+  if (errors.length > 1) throw new AggregateError(errors, aggregateMessage(errors));
 }
 
 function deployerPodsFor(podLister: Lister<V1Pod>, namespace: string, rcName: string): V1Pod[] {
@@ -356,10 +333,6 @@ function rolloutExceededTimeout(timeoutSeconds: number, rc: V1ReplicationControl
   return Math.trunc((now.getTime() - created) / 1000) > timeoutSeconds;
 }
 
-function isCancelled(annotations: Record<string, string>): boolean {
-  return annotations[Annotations.Cancelled]?.toLowerCase() === CancelledTrue;
-}
-
 function tryDecode(rc: V1ReplicationController): DeploymentConfig | undefined {
   try {
     return decodeDeploymentConfig(rc);
@@ -367,8 +340,3 @@ function tryDecode(rc: V1ReplicationController): DeploymentConfig | undefined {
     return undefined;
   }
 }
-
-/** Go's %q for the plain ASCII names used here. */
-const quote = (text: string): string => JSON.stringify(text);
-
-const message = (err: unknown): string => (err instanceof Error ? err.message : String(err));

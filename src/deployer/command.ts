@@ -7,10 +7,11 @@ import { loadKubeConfig } from '../kube/client.js';
 import { makeClients } from '../kube/clients.js';
 import { KubeDeployerWatchers, KubePodLogs, KubeRcApplier } from '../kube/deployer-io.js';
 import { KubeImageStreamClient } from '../kube/imagestreams.js';
+import { errorMessage } from '../util/error-message.js';
 import { runDeployer } from './deployer.js';
 import type { DeployerDeps } from './ports.js';
 import { systemDeployerClock } from './ports.js';
-import { ConditionReachedError, errorMessage } from './util.js';
+import { ConditionReachedError } from './util.js';
 
 /** Flags of `dcctl deploy`. */
 export interface DeployCommandOptions {

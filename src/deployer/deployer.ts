@@ -3,10 +3,13 @@
  * §5.2): find `from`, clean up older RCs, then hand over to the strategy.
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
-import { Annotations, Labels } from '../apis/constants.js';
+import { Annotations } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { decodeDeploymentConfig } from '../apis/encoded.js';
-import { applyDefaults } from '../deploymentconfig/defaults.js';
+import {
+  applyDefaults, byVersionDesc, configSelector, isComplete, labelFor, selectorString, versionOf,
+} from '../apps/index.js';
+import { errorMessage } from '../util/error-message.js';
 import { DeployerEvents } from './events.js';
 import { newHookExecutor } from './hooks.js';
 import type { DeployerDeps } from './ports.js';
@@ -14,9 +17,7 @@ import { RecreateStrategy } from './recreate.js';
 import { RollingStrategy } from './rolling.js';
 import { scaleWithScaler } from './scaler.js';
 import type { DeploymentStrategy, StrategyContext } from './strategy.js';
-import {
-  ConditionReachedError, deploymentVersion, errorMessage, intAnnotation, isComplete, labelFor, rcName,
-} from './util.js';
+import { ConditionReachedError, intAnnotation, rcName } from './util.js';
 
 /** Options of one deployer run. */
 export interface RunDeployerOptions {
@@ -85,14 +86,14 @@ export async function runDeployer(deps: DeployerDeps, options: RunDeployerOption
   const dcName = config.metadata.name ?? '';
   let deployments: V1ReplicationController[];
   try {
-    deployments = await deps.rcs.list(namespace, `${Labels.DeploymentConfig}=${dcName}`);
+    deployments = await deps.rcs.list(namespace, selectorString(configSelector(dcName)));
   } catch (err) {
     throw new Error(`couldn't get controllers in namespace ${namespace}: ${errorMessage(err)}`, { cause: err });
   }
-  deployments = [...deployments].sort((a, b) => deploymentVersion(b) - deploymentVersion(a));
+  deployments = byVersionDesc(deployments);
 
   const from = deployments.find((c) => rcName(c) !== rcName(to) && isComplete(c));
-  if (from && deploymentVersion(to) < deploymentVersion(from)) {
+  if (from && versionOf(to) < versionOf(from)) {
     throw new Error(`deployment ${rcName(to)} is older than ${rcName(from)}`);
   }
 

@@ -2,11 +2,12 @@
  * Events created by the deployer process (oc `strategy/util/events.go`): created directly, with
  * no recorder or aggregation, on the DC decoded from the RC.
  */
-import type { CoreV1Event, V1ObjectReference, V1ReplicationController } from '@kubernetes/client-node';
-import { Annotations, ApiVersion, Kind } from '../apis/constants.js';
-import { decodeDeploymentConfig } from '../apis/encoded.js';
+import type { CoreV1Event, V1ReplicationController } from '@kubernetes/client-node';
+import { Annotations } from '../apis/constants.js';
+import { eventTarget } from '../apps/index.js';
 import type { Clock, EventClient } from '../controller/ports.js';
-import { errorMessage, rcName } from './util.js';
+import { errorMessage } from '../util/error-message.js';
+import { rcName } from './util.js';
 
 /** Creates the deployer's events; failures are reported on `errOut` and never thrown. */
 export class DeployerEvents {
@@ -24,7 +25,7 @@ export class DeployerEvents {
    * `openshift.io/deployer-pod.name` annotation.
    */
   async recordConfigEvent(rc: V1ReplicationController, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
-    const ref = involvedObjectFor(rc);
+    const ref = eventTarget(rc);
     const now = this.clock.now();
     // Go uses real nanoseconds; millisecond clocks would give two events of the same
     // millisecond the same name, so keep the value strictly increasing.
@@ -79,29 +80,5 @@ export class DeployerEvents {
       out.write(`-->  ${e.reason ?? ''}: ${name} ${e.message ?? ''}\n`);
       await this.recordConfigEvent(rc, 'Warning', e.reason ?? '', e.message ?? '');
     }
-  }
-}
-
-/** Reference to the DC decoded from `rc`, or to `rc` when the annotation is unusable. */
-export function involvedObjectFor(rc: V1ReplicationController): V1ObjectReference {
-  try {
-    const dc = decodeDeploymentConfig(rc);
-    return {
-      apiVersion: ApiVersion,
-      kind: Kind,
-      name: dc.metadata.name,
-      namespace: dc.metadata.namespace ?? rc.metadata?.namespace,
-      uid: dc.metadata.uid,
-      resourceVersion: dc.metadata.resourceVersion,
-    };
-  } catch {
-    return {
-      apiVersion: 'v1',
-      kind: 'ReplicationController',
-      name: rc.metadata?.name,
-      namespace: rc.metadata?.namespace,
-      uid: rc.metadata?.uid,
-      resourceVersion: rc.metadata?.resourceVersion,
-    };
   }
 }

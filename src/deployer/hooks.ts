@@ -13,10 +13,12 @@ import { isAlreadyExists } from '../controller/errors.js';
 import { parseImageStreamTagName } from '../image/resolve.js';
 import { tagIntoStream } from '../image/tag.js';
 import { deployerPodNameFor, getPodName, rcLabelValue } from '../util/naming.js';
+import { aggregateMessage, errorMessage } from '../util/error-message.js';
+import { goQuote } from '../util/go-format.js';
 import type { DeployerEvents } from './events.js';
 import type { DeployerDeps } from './ports.js';
 import { WatchedObjectDeletedError } from './ports.js';
-import { errorMessage, goQuote, rcName, rcNamespace } from './util.js';
+import { rcName, rcNamespace } from './util.js';
 
 /** Label of a hook point as used in messages: `pre`, `mid`, `post`. */
 export type HookLabel = 'pre' | 'mid' | 'post';
@@ -240,7 +242,7 @@ export function newHookExecutor(deps: DeployerDeps, events: DeployerEvents, out:
         errors.push(errorMessage(err));
       }
     }
-    if (errors.length > 0) throw new Error(errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`);
+    if (errors.length > 0) throw new Error(aggregateMessage(errors));
   };
 
   return {

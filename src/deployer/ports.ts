@@ -14,6 +14,7 @@
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import type { Clock, EventClient, PodClient, ReplicationControllerClient } from '../controller/ports.js';
 import type { ImageStreamClient } from '../image/ports.js';
+import { sleep } from '../util/sleep.js';
 
 /** Options of a wait. */
 export interface WaitOptions {
@@ -124,7 +125,7 @@ export interface DeployerClock extends Clock {
 
 export const systemDeployerClock: DeployerClock = {
   now: () => new Date(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms) => sleep(ms),
 };
 
 /** Everything the deployer process talks to. */

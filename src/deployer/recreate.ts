@@ -5,14 +5,13 @@
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import { Defaults, HookSuffix } from '../apis/constants.js';
 import { decodeDeploymentConfig } from '../apis/encoded.js';
+import { applyDefaults, selectorString } from '../apps/index.js';
+import { errorMessage } from '../util/error-message.js';
 import type { UpdateAcceptor } from './acceptor.js';
 import { acceptAvailablePods } from './acceptor.js';
 import { recreateScaleAndWait } from './scaler.js';
 import type { DeploymentStrategy, StrategyContext } from './strategy.js';
-import { applyDefaults } from '../deploymentconfig/defaults.js';
-import {
-  ConditionReachedError, errorMessage, percentageBetween, rcName, rcNamespace, selectorString,
-} from './util.js';
+import { ConditionReachedError, percentageBetween, rcName, rcNamespace } from './util.js';
 
 /** `hasRunningPod`: Pending, Running and Unknown (node unreachable) pods count as running. */
 export function hasRunningPod(pods: V1Pod[]): boolean {

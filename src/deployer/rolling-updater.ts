@@ -7,9 +7,12 @@ import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../apis/constants.js';
 import type { IntOrString } from '../apis/deploymentconfig.js';
 import { resolveFenceposts } from '../util/intstr.js';
+import { selectorString } from '../apps/index.js';
+import { formatGoMap } from '../util/go-format.js';
+import { retryOnConflict } from '../util/retry.js';
 import type { DeployerDeps } from './ports.js';
-import { DefaultBackoff, retryOnConflict, scaleWithScaler } from './scaler.js';
-import { formatGoMap, rcName, rcNamespace, selectorString, specReplicas } from './util.js';
+import { scaleWithScaler } from './scaler.js';
+import { rcName, rcNamespace, specReplicas } from './util.js';
 
 /** Configuration of one rolling update (kubectl `RollingUpdaterConfig`). */
 export interface RollingUpdaterConfig {
@@ -214,7 +217,7 @@ export class RollingUpdater {
     mutate: (rc: V1ReplicationController) => void,
   ): Promise<V1ReplicationController> {
     let current = structuredClone(rc);
-    return retryOnConflict(this.deps.clock, DefaultBackoff, async () => {
+    return retryOnConflict(async () => {
       mutate(current);
       try {
         return await this.deps.rcs.update(current);

@@ -8,14 +8,13 @@ import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, Defaults, HookSuffix } from '../apis/constants.js';
 import { decodeDeploymentConfig } from '../apis/encoded.js';
 import { isConflict } from '../controller/errors.js';
+import { applyDefaults, labelFor } from '../apps/index.js';
+import { errorMessage } from '../util/error-message.js';
 import { acceptAvailablePods } from './acceptor.js';
-import { applyDefaults } from '../deploymentconfig/defaults.js';
 import type { RecreateStrategy } from './recreate.js';
 import { RollingUpdater } from './rolling-updater.js';
 import type { DeploymentStrategy, StrategyContext } from './strategy.js';
-import {
-  ConditionReachedError, errorMessage, labelFor, parsePercentage, rcName, rcNamespace,
-} from './util.js';
+import { ConditionReachedError, parsePercentage, rcName, rcNamespace } from './util.js';
 
 /**
  * Formats the rolling updater's lines like oc's `rollingUpdaterWriter`: the first line gets

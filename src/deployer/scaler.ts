@@ -12,31 +12,12 @@ import { isConflict, isForbidden } from '../controller/errors.js';
 import type { DeployerDeps, DeployerClock } from './ports.js';
 import { WaitTimeoutError } from './ports.js';
 import { rcName, rcNamespace, specReplicas, statusReplicas } from './util.js';
+import { DefaultRetry, retryOnConflict } from '../util/retry.js';
 
 /** Interval and timeout of a retry or a wait (kubectl `RetryParams`). */
 export interface RetryParams {
   readonly intervalMs: number;
   readonly timeoutMs: number;
-}
-
-/** client-go `retry.DefaultRetry`: 5 attempts, 10 ms apart. */
-export const DefaultRetry = { steps: 5, durationMs: 10, factor: 1 } as const;
-/** client-go `retry.DefaultBackoff`: 4 attempts, 10/50/250 ms apart. */
-export const DefaultBackoff = { steps: 4, durationMs: 10, factor: 5 } as const;
-export type Backoff = { readonly steps: number; readonly durationMs: number; readonly factor: number };
-
-/** `retry.RetryOnConflict`: re-runs `fn` while it fails with a Conflict, up to `backoff.steps` times. */
-export async function retryOnConflict<T>(clock: DeployerClock, backoff: Backoff, fn: () => Promise<T>): Promise<T> {
-  let delay = backoff.durationMs;
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await fn();
-    } catch (err) {
-      if (!isConflict(err) || attempt >= backoff.steps) throw err;
-    }
-    await clock.sleep(delay);
-    delay *= backoff.factor;
-  }
 }
 
 /**
@@ -96,14 +77,14 @@ export async function recreateScaleAndWait(
   let written: string | undefined;
   await pollImmediate(deps.clock, 1000, timeoutMs, async () => {
     try {
-      await retryOnConflict(deps.clock, DefaultRetry, async () => {
+      await retryOnConflict(async () => {
         const scale = await deps.rcs.getScale(namespace, name);
         if ((scale.status?.replicas ?? 0) === replicas) {
           alreadyScaled = true;
           return;
         }
         written = (await deps.rcs.updateScale(namespace, name, withReplicas(scale, replicas))).metadata?.resourceVersion;
-      });
+      }, DefaultRetry);
       return true;
     } catch (err) {
       if (isAdmissionNotReady(err)) return false;

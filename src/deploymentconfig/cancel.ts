@@ -8,15 +8,14 @@ import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { RetriableError } from '../controller/errors.js';
 import type { EventRecorder, Lister, ReplicationControllerClient } from '../controller/ports.js';
 import type { RcControllerRefManager } from './claim.js';
-import { retryOnConflict, type Sleep } from './retry.js';
-import { isCancelled, isTerminal, labelFor } from './util.js';
+import { isCancelled, isTerminal, labelFor } from '../apps/index.js';
+import { retryOnConflict } from '../util/retry.js';
 
 export interface CancelDeps {
   rcLister: Lister<V1ReplicationController>;
   rcClient: ReplicationControllerClient;
   recorder: EventRecorder;
   claims: RcControllerRefManager;
-  sleep?: Sleep;
 }
 
 /**
@@ -52,7 +51,7 @@ export async function cancelRunningRollouts(
           [Annotations.StatusReason]: StatusReasons.CancelledByNewer,
         };
         updated = await deps.rcClient.update(copy);
-      }, deps.sleep);
+      });
     } catch (err) {
       deps.recorder.event(dc, 'Warning', 'DeploymentCancellationFailed',
         `Failed to cancel deployment "${name}" superceded by version ${version}: ${(err as Error).message}`);

@@ -7,15 +7,10 @@ import { ApiVersion, Kind, Labels } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { isInvalid, isNotFound, RetriableError } from '../controller/errors.js';
 import type { DeploymentConfigClient, ReplicationControllerClient } from '../controller/ports.js';
+import { aggregateMessage } from '../util/error-message.js';
 
 const controllerOf = (rc: V1ReplicationController): V1OwnerReference | undefined =>
   rc.metadata?.ownerReferences?.find((ref) => ref.controller === true);
-
-/** Joins several errors the way apimachinery's aggregate prints them. */
-export function aggregateMessage(errors: readonly unknown[]): string {
-  const msgs = errors.map((e) => (e instanceof Error ? e.message : String(e)));
-  return msgs.length === 1 ? msgs[0]! : `[${msgs.join(', ')}]`;
-}
 
 /**
  * Claims RCs for one DC during one sync. `canAdopt` (an uncached GET of the DC) runs at most

@@ -5,8 +5,8 @@ import type { V1ReplicationController } from '@kubernetes/client-node';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { isNotFound } from '../controller/errors.js';
 import type { ReplicationControllerClient } from '../controller/ports.js';
-import { aggregateMessage } from './claim.js';
-import { deploymentsForCleanup } from './util.js';
+import { aggregateMessage } from '../util/error-message.js';
+import { deploymentsForCleanup } from '../apps/index.js';
 
 /** Aggregated delete failures of one cleanup pass. */
 export class CleanupError extends Error {

@@ -6,7 +6,7 @@ import type { V1ReplicationController } from '@kubernetes/client-node';
 import { ConditionReason, ConditionType, Phase } from '../apis/constants.js';
 import type { DeploymentCondition, DeploymentConfig, DeploymentConfigStatus } from '../apis/deploymentconfig.js';
 import { deployerPodNameFor } from '../util/naming.js';
-import { formatTime, isCancelled, maxUnavailable, phaseOf, unresolvedImageTriggers } from './util.js';
+import { formatTime, isCancelled, maxUnavailable, phaseOf, unresolvedImageTriggers } from '../apps/index.js';
 
 /** A condition whose lastUpdateTime and lastTransitionTime are both `now`. */
 export function newCondition(

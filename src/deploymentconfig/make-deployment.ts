@@ -7,7 +7,8 @@ import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { encodeDeploymentConfig } from '../apis/encoded.js';
 import { FatalError } from '../controller/errors.js';
 import { rcLabelValue, rcNameFor } from '../util/naming.js';
-import { labelFor } from './util.js';
+import { labelFor } from '../apps/index.js';
+import { errorMessage } from '../util/error-message.js';
 
 /**
  * Builds the RC for `dc.status.latestVersion` (the caller has already bumped it). The RC always
@@ -24,7 +25,7 @@ export function makeDeployment(dc: DeploymentConfig): V1ReplicationController {
     encoded = encodeDeploymentConfig(dc);
   } catch (err) {
     throw new FatalError(
-      `couldn't make deployment from (potentially invalid) deployment config ${labelFor(dc)}: ${(err as Error).message}`,
+      `couldn't make deployment from (potentially invalid) deployment config ${labelFor(dc)}: ${errorMessage(err)}`,
       { cause: err },
     );
   }

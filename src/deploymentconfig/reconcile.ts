@@ -9,9 +9,9 @@ import { RetriableError } from '../controller/errors.js';
 import type { Clock, DeploymentConfigClient, EventRecorder, Lister, ReplicationControllerClient } from '../controller/ports.js';
 import type { RcControllerRefManager } from './claim.js';
 import { cleanupOldDeployments } from './cleanup.js';
-import { retryOnConflict, type Sleep } from './retry.js';
 import { updateStatus } from './status.js';
-import { activeDeployment } from './util.js';
+import { activeDeployment } from '../apps/index.js';
+import { retryOnConflict } from '../util/retry.js';
 
 export interface ReconcileDeps {
   rcLister: Lister<V1ReplicationController>;
@@ -20,7 +20,6 @@ export interface ReconcileDeps {
   recorder: EventRecorder;
   clock: Clock;
   claims: RcControllerRefManager;
-  sleep?: Sleep;
 }
 
 /** Target replicas of each owned RC: spec.replicas for the active one, 0 otherwise (all 0 in test mode). */
@@ -67,7 +66,7 @@ export async function reconcileDeployments(
         const next = structuredClone(rc);
         next.spec = { ...(next.spec ?? {}), replicas: to };
         return deps.rcClient.update(next);
-      }, deps.sleep);
+      });
     } catch (err) {
       deps.recorder.event(dc, 'Warning', 'ReplicationControllerScaleFailed',
         `Failed to scale replication controler "${name}" from ${from} to ${to}: ${(err as Error).message}`);

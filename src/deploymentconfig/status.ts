@@ -7,7 +7,13 @@ import type { V1ReplicationController } from '@kubernetes/client-node';
 import type { DeploymentCondition, DeploymentConfig, DeploymentConfigStatus } from '../apis/deploymentconfig.js';
 import type { DeploymentConfigClient } from '../controller/ports.js';
 import { setCondition, updateConditions } from './conditions.js';
-import { canonicalJson, latestDeploymentInfo, scaleSelector, sumOf } from './util.js';
+import { latestDeploymentInfo, scaleSelector } from '../apps/index.js';
+import { canonicalJson } from '../util/canonical-json.js';
+
+/** Sum of a numeric field over RCs. */
+function sumOf(rcs: readonly V1ReplicationController[], pick: (rc: V1ReplicationController) => number | undefined): number {
+  return rcs.reduce((acc, rc) => acc + (pick(rc) ?? 0), 0);
+}
 
 /** The status the DC should have given its owned RCs. Does not modify `dc`. */
 export function calculateStatus(

@@ -11,23 +11,25 @@ import { isAlreadyExists, RetriableError } from '../controller/errors.js';
 import type {
   Clock, DeploymentConfigClient, EventRecorder, Lister, ReplicationControllerClient,
 } from '../controller/ports.js';
+import {
+  applyDefaults, hasEmptyImage, hasTriggers, isTerminal, labelFor, latestDeploymentInfo, versionOf,
+} from '../apps/index.js';
+import { errorMessage } from '../util/error-message.js';
 import { splitKey } from '../util/keys.js';
 import { cancelRunningRollouts } from './cancel.js';
 import { RcControllerRefManager } from './claim.js';
 import { cleanupOldDeployments } from './cleanup.js';
 import { newCondition, waitingForImagesCondition } from './conditions.js';
-import { applyDefaults } from './defaults.js';
 import { makeDeployment } from './make-deployment.js';
 import { reconcileDeployments } from './reconcile.js';
 import type { ImageTagResolver } from '../image/resolve.js';
 import { resolveForInstantiate } from '../image/triggers.js';
-import type { Sleep } from './retry.js';
 import { updateStatus } from './status.js';
 import {
   decideInstantiate, instantiateAck, pendingInstantiateRequest, triggerActivated,
   type InstantiateDecision, type ParsedInstantiateRequest,
 } from './triggers.js';
-import { hasEmptyImage, hasTriggers, isTerminal, labelFor, latestDeploymentInfo, versionOf } from './util.js';
+
 
 export interface DeploymentConfigSyncDeps {
   dcLister: Lister<DeploymentConfig>;
@@ -37,8 +39,6 @@ export interface DeploymentConfigSyncDeps {
   recorder: EventRecorder;
   clock: Clock;
   log?: Logger;
-  /** Conflict-retry sleep (default: real timers); tests inject an instant one. */
-  sleep?: Sleep;
   /**
    * Resolves ImageStreamTags for instantiate requests with `latest` (§6.4 step 2). Undefined when
    * the image trigger controller (and its ImageStream cache) is disabled: nothing is resolved.
@@ -51,8 +51,6 @@ export interface DeploymentConfigSyncDeps {
    */
   rcsForDc?: (dc: DeploymentConfig) => V1ReplicationController[];
 }
-
-const errMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err));
 
 /**
  * Reconciles the DC named by `key` (`namespace/name`). A DC missing from the cache was deleted:
@@ -96,7 +94,7 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
     try {
       await cleanupOldDeployments(deps, dc, existing);
     } catch (err) {
-      deps.recorder.event(dc, 'Warning', 'DeploymentCleanupFailed', `Couldn't clean up deployments: ${errMessage(err)}`);
+      deps.recorder.event(dc, 'Warning', 'DeploymentCleanupFailed', `Couldn't clean up deployments: ${errorMessage(err)}`);
     }
     await updateStatus(deps, dc, existing, true);
     return;
@@ -137,7 +135,7 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
         newCondition(ConditionType.ReplicaFailure, 'True', ConditionReason.InvalidReplicationController, message, deps.clock.now()),
       ]);
     }
-    throw new RetriableError(`triggerActivated failed: ${errMessage(err)}`, { cause: err });
+    throw new RetriableError(`triggerActivated failed: ${errorMessage(err)}`, { cause: err });
   }
   if (decision.skip) {
     await updateStatus(deps, copy, existing, true, [waitingForImagesCondition(copy, deps.clock.now())]);
@@ -183,7 +181,7 @@ async function createDeployment(
         live = await deps.rcClient.get(ns, rcName);
       } catch (getErr) {
         throw new RetriableError(
-          `error while deploymentConfigController getting the replication controller ${ns}/${rcName}: ${errMessage(getErr)}`,
+          `error while deploymentConfigController getting the replication controller ${ns}/${rcName}: ${errorMessage(getErr)}`,
           { cause: getErr },
         );
       }
@@ -196,18 +194,18 @@ async function createDeployment(
       }
       if (ours) throw new RetriableError(`caches for RC ${ns}/${rcName} are stale, waiting to catch up`);
       err = new RetriableError(
-        `deployment ${ns}/${rcName} already exists and it couldn't be adopted${claimErr ? `: ${errMessage(claimErr)}` : ''}`,
+        `deployment ${ns}/${rcName} already exists and it couldn't be adopted${claimErr ? `: ${errorMessage(claimErr)}` : ''}`,
         { cause: claimErr ?? createErr },
       );
     }
-    deps.recorder.event(dc, 'Warning', 'DeploymentCreationFailed', `Couldn't deploy version ${version}: ${errMessage(err)}`);
-    const cond = newCondition(ConditionType.Progressing, 'False', ConditionReason.ReplicationControllerCreateError, errMessage(err), deps.clock.now());
+    deps.recorder.event(dc, 'Warning', 'DeploymentCreationFailed', `Couldn't deploy version ${version}: ${errorMessage(err)}`);
+    const cond = newCondition(ConditionType.Progressing, 'False', ConditionReason.ReplicationControllerCreateError, errorMessage(err), deps.clock.now());
     try {
       await updateStatus(deps, dc, existing, true, [cond]);
     } catch (statusErr) {
       deps.log?.debug({ err: statusErr }, 'best-effort status update after a failed RC creation failed');
     }
-    throw new RetriableError(`couldn't create deployment for deployment config ${labelFor(dc)}: ${errMessage(err)}`, { cause: err });
+    throw new RetriableError(`couldn't create deployment for deployment config ${labelFor(dc)}: ${errorMessage(err)}`, { cause: err });
   }
 
   const message = `Created new replication controller "${created.metadata?.name ?? rcName}" for version ${version}`;
@@ -216,7 +214,7 @@ async function createDeployment(
   try {
     await cleanupOldDeployments(deps, dc, all);
   } catch (err) {
-    deps.recorder.event(dc, 'Warning', 'DeploymentCleanupFailed', `Couldn't clean up deployments: ${errMessage(err)}`);
+    deps.recorder.event(dc, 'Warning', 'DeploymentCleanupFailed', `Couldn't clean up deployments: ${errorMessage(err)}`);
   }
   await updateStatus(deps, dc, all, true, [
     newCondition(ConditionType.Progressing, 'True', ConditionReason.NewReplicationControllerCreated, message, deps.clock.now()),
@@ -248,7 +246,7 @@ async function handleInstantiate(
       try {
         decoded = decodeDeploymentConfig(latest);
       } catch (err) {
-        throw new RetriableError(`cannot instantiate ${labelFor(dc)}: ${errMessage(err)}`, { cause: err });
+        throw new RetriableError(`cannot instantiate ${labelFor(dc)}: ${errorMessage(err)}`, { cause: err });
       }
     }
     if (await resolveLatestImages(deps, dc, parsed.request)) return true;

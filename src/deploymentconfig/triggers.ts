@@ -9,9 +9,8 @@ import type {
   InstantiateAck, InstantiateRequest,
 } from '../apis/deploymentconfig.js';
 import { decodeDeploymentConfig } from '../apis/encoded.js';
-import {
-  allImageTriggersResolved, canonicalJson, formatTime, hasChangeTrigger, hasImageChangeTrigger,
-} from './util.js';
+import { allImageTriggersResolved, formatTime, hasChangeTrigger, hasImageChangeTrigger } from '../apps/index.js';
+import { canonicalJson } from '../util/canonical-json.js';
 
 /** `RecordConfigChangeCause`. */
 export const configChangeDetails = (): DeploymentDetails => ({

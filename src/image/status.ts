@@ -17,7 +17,8 @@
 import type {
   ImageStream, ImageStreamStatus, NamedTagEventList, TagEvent, TagEventCondition, TagReference,
 } from '../apis/imagestream.js';
-import { canonicalJson, formatTime } from '../deploymentconfig/util.js';
+import { formatTime } from '../apps/index.js';
+import { canonicalJson } from '../util/canonical-json.js';
 import {
   imageIdFor, latestTagEvent, parseImageStreamImageName, parseImageStreamTagName, type ImageStreamGetter,
 } from './resolve.js';

@@ -10,7 +10,8 @@
  * 3. (not with --dry-run=server) Apply for real, Namespaces first, then in input order. A failure
  *    here (a race with another writer, a quota) is reported for that object and the rest continue.
  */
-import { ApiError, isNotFound } from '../controller/errors.js';
+import { isNotFound } from '../controller/errors.js';
+import { userMessage } from '../util/error-message.js';
 import type { ImportEntry, KubeObject } from './types.js';
 
 /** Discovery answer for one kind. */
@@ -49,11 +50,6 @@ export interface ApplySummary {
   readonly stoppedBeforeApply: boolean;
 }
 
-const errorText = (err: unknown): string => {
-  if (err instanceof ApiError) return `Error from server (${err.reason ?? `HTTP ${err.code}`}): ${err.message}`;
-  return err instanceof Error ? err.message : String(err);
-};
-
 /** Runs the three phases over the non-skipped entries (entries may be marked skipped in phase 1). */
 export async function applyEntries(entries: readonly ImportEntry[], applier: ObjectApplier, opts: ApplyOptions): Promise<ApplySummary> {
   const outcomes = new Map<ImportEntry, ApplyOutcome>();
@@ -66,7 +62,7 @@ export async function applyEntries(entries: readonly ImportEntry[], applier: Obj
     try {
       info = await applier.resource(entry.apiVersion, entry.kind);
     } catch (err) {
-      outcomes.set(entry, { entry, result: 'failed', message: `cannot discover ${entry.apiVersion} ${entry.kind}: ${errorText(err)}` });
+      outcomes.set(entry, { entry, result: 'failed', message: `cannot discover ${entry.apiVersion} ${entry.kind}: ${userMessage(err)}` });
       stop = true;
       continue;
     }
@@ -103,7 +99,7 @@ export async function applyEntries(entries: readonly ImportEntry[], applier: Obj
           outcomes.set(t.entry, { entry: t.entry, result: 'applied' });
           continue;
         }
-        outcomes.set(t.entry, { entry: t.entry, result: 'failed', message: errorText(err) });
+        outcomes.set(t.entry, { entry: t.entry, result: 'failed', message: userMessage(err) });
         stop = true;
       }
     }
@@ -123,7 +119,7 @@ export async function applyEntries(entries: readonly ImportEntry[], applier: Obj
         const res = await applier.apply(t.obj, false);
         outcomes.set(t.entry, { entry: t.entry, result: 'applied', object: res });
       } catch (err) {
-        outcomes.set(t.entry, { entry: t.entry, result: 'failed', message: errorText(err) });
+        outcomes.set(t.entry, { entry: t.entry, result: 'failed', message: userMessage(err) });
       }
     }
   }

@@ -4,6 +4,7 @@
  * objects into their items. Pure: text in, objects with their origin out.
  */
 import yaml from 'js-yaml';
+import { errorMessage } from '../util/error-message.js';
 import { isObject, type InputProblem, type KubeObject, type Origin } from './types.js';
 
 // The core schema keeps timestamps and binary as strings (as Kubernetes' decoder does); merge keys
@@ -143,5 +144,5 @@ function syntaxMessage(err: unknown): string {
     return `cannot parse YAML${where}: ${err.reason}`;
   }
   if (err instanceof SyntaxError) return `cannot parse JSON: ${err.message}`;
-  return `cannot parse input: ${err instanceof Error ? err.message : String(err)}`;
+  return `cannot parse input: ${errorMessage(err)}`;
 }

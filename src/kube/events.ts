@@ -12,7 +12,7 @@ import type { CoreV1Event } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { systemClock, type Clock, type EventClient, type EventRecorder, type InvolvedObject } from '../controller/ports.js';
 import { isNotFound } from '../controller/errors.js';
-import { formatTime } from './plain.js';
+import { formatTime } from '../apps/time.js';
 
 export interface EventRecorderOptions {
   readonly client: EventClient;

@@ -23,6 +23,7 @@ import type { Lister } from '../controller/ports.js';
 import { isGone, type ApiError } from '../controller/errors.js';
 import { toApiError } from './errors.js';
 import { ListWatchFailureReporter } from './informer-failures.js';
+import { sleep } from '../util/sleep.js';
 import { toPlain } from './plain.js';
 
 /** The subset of client-node's `Watch` the informer uses (a seam for unit tests). */
@@ -144,7 +145,10 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
   private rv = '';
   private syncedWaiters: Array<() => void> = [];
   private resyncTimer: ReturnType<typeof setInterval> | undefined;
+  /** Ends the watch in progress when stop() is called. */
   private wake: (() => void) | undefined;
+  /** Aborted by stop(): cuts a retry backoff short. */
+  private stopping = new AbortController();
   private currentAbort: AbortController | undefined;
 
   constructor(
@@ -224,6 +228,7 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
       : new Promise<void>((resolve) => this.syncedWaiters.push(resolve));
     if (!this.running) {
       this.running = true;
+      this.stopping = new AbortController();
       this.loop(++this.generation).catch((err: unknown) => this.log.error({ err }, 'Informer loop crashed'));
       const resyncMs = this.opts.resyncMs ?? 0;
       if (resyncMs > 0) {
@@ -241,6 +246,7 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
     this.resyncTimer = undefined;
     this.currentAbort?.abort();
     this.wake?.();
+    this.stopping.abort();
     this.releaseSyncedWaiters();
   }
 
@@ -300,7 +306,7 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
       } else {
         this.log.warn({ err: failure, delayMs: delay }, 'List/watch failed; retrying');
       }
-      await this.sleep(delay);
+      await sleep(delay, this.stopping.signal);
       backoff = Math.min(backoff * 2, this.maxBackoffMs);
     }
   }
@@ -441,20 +447,6 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
   private resync(): void {
     if (!this.synced || !this.running) return;
     for (const obj of this.cache.values()) this.emitUpdate(obj, obj);
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const t = setTimeout(() => {
-        this.wake = undefined;
-        resolve();
-      }, ms);
-      this.wake = () => {
-        clearTimeout(t);
-        this.wake = undefined;
-        resolve();
-      };
-    });
   }
 
   private emitAdd(obj: T): void {

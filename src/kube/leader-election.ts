@@ -12,6 +12,7 @@ import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@
 import type { Logger } from 'pino';
 import { isNotFound } from '../controller/errors.js';
 import { makeApiClient } from './client.js';
+import { sleep } from '../util/sleep.js';
 import { toApiError } from './errors.js';
 
 /** The Lease calls the elector makes (a seam for unit tests; CoordinationV1Api fits it). */
@@ -63,7 +64,8 @@ export class LeaderElector {
   private observedAtMs = 0;
   private observedLeader = '';
   private lease: V1Lease | undefined;
-  private wake: (() => void) | undefined;
+  /** Aborted by release(): cuts the retry/renew wait short. */
+  private readonly stopSignal = new AbortController();
   private loop: Promise<void> | undefined;
   private leadership: AbortController | undefined;
   private callbacks: LeaderCallbacks | undefined;
@@ -103,7 +105,7 @@ export class LeaderElector {
    */
   async release(): Promise<void> {
     this.stopping = true;
-    this.wake?.();
+    this.stopSignal.abort();
     await this.loop;
   }
 
@@ -111,7 +113,7 @@ export class LeaderElector {
     // 1. Acquire: retry every retryPeriod (jittered so candidates don't collide in lockstep).
     while (!this.stopping) {
       if (await this.attempt()) break;
-      await this.sleep(this.retryPeriodMs * (1 + Math.random() * 0.2));
+      await sleep(this.retryPeriodMs * (1 + Math.random() * 0.2), this.stopSignal.signal);
     }
     if (this.stopping) return;
     this.leading = true;
@@ -125,7 +127,7 @@ export class LeaderElector {
     // 2. Renew every retryPeriod; give up when no renew succeeded for renewDeadline.
     let lastRenewMs = Date.now();
     while (!this.stopping) {
-      await this.sleep(this.retryPeriodMs);
+      await sleep(this.retryPeriodMs, this.stopSignal.signal);
       if (this.stopping) break;
       const remaining = this.renewDeadlineMs - (Date.now() - lastRenewMs);
       if ((await this.attempt(remaining)) && this.observedLeader === this.opts.identity) {
@@ -271,19 +273,5 @@ export class LeaderElector {
       // Someone else already took it (409) or the API is down: the lease simply expires.
       this.log.warn({ err: toApiError(err) }, 'Failed to release lease');
     }
-  }
-
-  private sleep(ms: number): Promise<void> {
-    return new Promise<void>((resolve) => {
-      const t = setTimeout(() => {
-        this.wake = undefined;
-        resolve();
-      }, ms);
-      this.wake = () => {
-        clearTimeout(t);
-        this.wake = undefined;
-        resolve();
-      };
-    });
   }
 }

@@ -6,16 +6,7 @@
  * strings. Sync code and caches must see one shape, so every object leaving src/kube/ goes
  * through `toPlain`: timestamps are ALWAYS strings, and no key holds `undefined`.
  */
-
-/**
- * Formats a Date the way the API server formats `metav1.Time`: RFC 3339 in UTC without
- * fractional seconds when they are zero ("2024-05-01T10:00:00Z"); with milliseconds otherwise
- * (MicroTime values lose sub-millisecond precision once parsed into a Date).
- */
-export function formatTime(d: Date): string {
-  const iso = d.toISOString();
-  return iso.endsWith('.000Z') ? `${iso.slice(0, -5)}Z` : iso;
-}
+import { formatTime } from '../apps/time.js';
 
 /**
  * Returns a deep copy of `obj` in plain JSON form: `Date` → RFC 3339 string, `undefined`
@@ -26,7 +17,7 @@ export function toPlain<T>(obj: T): T {
 }
 
 function convert(v: unknown): unknown {
-  if (v instanceof Date) return formatTime(v);
+  if (v instanceof Date) return formatTime(v, 'milliseconds');
   if (Array.isArray(v)) return v.map(convert);
   if (v !== null && typeof v === 'object') {
     const out: Record<string, unknown> = {};

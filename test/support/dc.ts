@@ -11,6 +11,7 @@ import { Annotations, Group, Plural, Version } from '../../src/apis/constants.js
 import type { DeploymentCondition, DeploymentConfig, DeploymentStrategy, LifecycleHook } from '../../src/apis/deploymentconfig.js';
 import { InvariantWatcher, isReadyPod, type InvariantOptions } from './invariants.js';
 import { apis, createNamespace, deleteNamespace, kubectl, repoDir, startController, waitFor, type ControllerProcess } from './kube.js';
+import { versionOf } from '../../src/apps/index.js';
 
 export interface DcOptions {
   name?: string;
@@ -82,7 +83,7 @@ export function podLog(namespace: string, pod: string): string {
 
 export const rcNameOf = (dc: string, version: number): string => `${dc}-${version}`;
 export const phaseOf = (rc: V1ReplicationController | undefined): string | undefined => rc?.metadata?.annotations?.[Annotations.Phase];
-export const versionOf = (rc: V1ReplicationController): number => Number(rc.metadata?.annotations?.[Annotations.LatestVersion] ?? -1);
+export { versionOf };
 
 /** Everything a test needs against one namespace. */
 export class DcClient {

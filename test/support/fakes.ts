@@ -667,9 +667,6 @@ export interface FakeCluster {
   podClient: FakePodClient;
   eventClient: FakeEventClient;
   recorder: RecordingEventRecorder;
-  /** Instant sleep that records requested delays (for conflict-retry code). */
-  sleep: (ms: number) => Promise<void>;
-  sleeps: number[];
 }
 
 export function newFakeCluster(clock: FakeClock = new FakeClock()): FakeCluster {
@@ -678,7 +675,6 @@ export function newFakeCluster(clock: FakeClock = new FakeClock()): FakeCluster 
   const rcs = new ObjectStore<V1ReplicationController>(api, 'replicationcontrollers');
   const pods = new ObjectStore<V1Pod>(api, 'pods');
   const events = new ObjectStore<CoreV1Event>(api, 'events');
-  const sleeps: number[] = [];
   return {
     api, clock, dcs, rcs, pods, events,
     dcLister: new FakeLister(dcs),
@@ -689,9 +685,5 @@ export function newFakeCluster(clock: FakeClock = new FakeClock()): FakeCluster 
     podClient: new FakePodClient(api, pods),
     eventClient: new FakeEventClient(api, events),
     recorder: new RecordingEventRecorder(),
-    sleep: async (ms: number) => {
-      sleeps.push(ms);
-    },
-    sleeps,
   };
 }

@@ -15,7 +15,7 @@ import { HookSuffix } from '../../apis/constants.js';
 import { isNotFound } from '../../controller/errors.js';
 import { deployerPodNameFor, getPodName, rcNameFor } from '../../util/naming.js';
 import { CliError, dcNotFound } from '../errors.js';
-import { deployerPodSelector } from '../rc.js';
+import { deployerPodSelector, selectorString } from '../../apps/index.js';
 import { tabwrite } from '../tabwriter.js';
 import type { LogsContext, PodLogOptions } from './ports.js';
 
@@ -105,11 +105,11 @@ export async function logsCommand(ctx: LogsContext, opts: LogsOptions): Promise<
     throw new CliError(`replication controller ${rcName} of rollout #${version} is gone (pruned by revisionHistoryLimit or deleted); no deployer log is left`);
   }
 
-  let pods = orderRolloutPods(rcName, await ctx.listPods(deployerPodSelector(rcName)));
+  let pods = orderRolloutPods(rcName, await ctx.listPods(selectorString(deployerPodSelector(rcName))));
   // As oc does for a New/Pending rollout, -f waits (1 s polls, 60 by default) for the deployer pod to start.
   for (let polls = opts.waitPolls ?? 60; opts.follow && (!pods.deployer || isPending(pods.deployer)) && polls > 0; polls--) {
     await ctx.sleep(1000);
-    pods = orderRolloutPods(rcName, await ctx.listPods(deployerPodSelector(rcName)));
+    pods = orderRolloutPods(rcName, await ctx.listPods(selectorString(deployerPodSelector(rcName))));
   }
   const logOpts: PodLogOptions = { follow: opts.follow, timestamps: opts.timestamps, tailLines: opts.tailLines };
   if (!pods.deployer) {
@@ -121,7 +121,7 @@ export async function logsCommand(ctx: LogsContext, opts: LogsOptions): Promise<
     throw new CliError(`the deployer pod ${pods.deployer.metadata?.name ?? ''} of rollout #${version} has not started yet (phase ${rc.metadata?.annotations?.[Annotations.Phase] ?? 'New'}); use -f to wait for it`);
   }
   await streamPod(ctx, pods.deployer, logOpts);
-  if (opts.follow) pods = orderRolloutPods(rcName, await ctx.listPods(deployerPodSelector(rcName)));
+  if (opts.follow) pods = orderRolloutPods(rcName, await ctx.listPods(selectorString(deployerPodSelector(rcName))));
   for (const hook of pods.hooks) {
     if (isPending(hook)) continue;
     ctx.out.write(`\n==> ${hook.metadata?.name ?? ''} (lifecycle hook pod, ${hook.status?.phase ?? 'Unknown'}) <==\n`);

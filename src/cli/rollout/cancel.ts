@@ -14,7 +14,9 @@ import { AggregateCliError, CliError } from '../errors.js';
 import { humanDuration } from '../humanize.js';
 import { qualifiedName } from '../names.js';
 import type { CliContext } from '../ports.js';
-import { configSelector, isCancelled, isInProgress, isTerminal, phaseOf, versionOf } from '../rc.js';
+import {
+  byVersionDesc, configSelector, isCancelled, isInProgress, isTerminal, phaseOf, selectorString, versionOf,
+} from '../../apps/index.js';
 
 /** The merge patch oc's cancel applies to an RC. */
 export const cancelPatch = {
@@ -27,12 +29,12 @@ export async function rolloutCancel(ctx: CliContext, opts: { readonly name: stri
   const errors: unknown[] = [];
   if (dc.spec.paused) errors.push(new CliError(`unable to cancel paused deployment ${ctx.namespace}/${opts.name}`));
 
-  const rcs = await ctx.rcs.list(ctx.namespace, configSelector(opts.name));
+  const rcs = await ctx.rcs.list(ctx.namespace, selectorString(configSelector(opts.name)));
   if (rcs.length === 0) {
     errors.push(new CliError(`there have been no replication controllers for ${ctx.namespace}/${opts.name}`));
     throw new AggregateCliError(errors);
   }
-  const sorted = [...rcs].sort((a, b) => versionOf(b) - versionOf(a));
+  const sorted = byVersionDesc(rcs);
   let cancelled = false;
   for (const rc of sorted) {
     if (!isInProgress(rc)) continue;

@@ -10,7 +10,7 @@ import { qualifiedName } from '../names.js';
 import type { OutputFormat } from '../options.js';
 import { formatData } from '../output.js';
 import type { CliContext } from '../ports.js';
-import { configSelector, versionOf } from '../rc.js';
+import { configSelector, selectorString, versionOf } from '../../apps/index.js';
 
 export interface HistoryOptions {
   readonly name: string;
@@ -22,7 +22,7 @@ export interface HistoryOptions {
 /** Runs the verb; returns the exit code. */
 export async function rolloutHistory(ctx: CliContext, opts: HistoryOptions): Promise<number> {
   await getDc(ctx, opts.name);
-  const rcs = await ctx.rcs.list(ctx.namespace, configSelector(opts.name));
+  const rcs = await ctx.rcs.list(ctx.namespace, selectorString(configSelector(opts.name)));
   if (opts.revision > 0) {
     const rc = rcs.find((r) => versionOf(r) === opts.revision);
     if (!rc) throw new CliError('unable to find the specified revision');

@@ -17,7 +17,7 @@ import { qualifiedName } from '../names.js';
 import type { OutputFormat } from '../options.js';
 import { formatData } from '../output.js';
 import type { CliContext } from '../ports.js';
-import { isTerminal, phaseOf } from '../rc.js';
+import { isTerminal, phaseOf } from '../../apps/index.js';
 
 export interface LatestOptions {
   readonly name: string;

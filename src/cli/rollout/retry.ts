@@ -9,7 +9,7 @@ import { findRc, getDc } from '../common.js';
 import { CliError, formatError } from '../errors.js';
 import { qualifiedName } from '../names.js';
 import type { CliContext } from '../ports.js';
-import { deployerPodSelector, phaseOf } from '../rc.js';
+import { deployerPodSelector, phaseOf, selectorString } from '../../apps/index.js';
 
 /** The merge patch oc's retry applies (null deletes an annotation). */
 export const retryPatch = {
@@ -43,7 +43,7 @@ export async function rolloutRetry(ctx: CliContext, opts: { readonly name: strin
 
   let pods;
   try {
-    pods = await ctx.pods.list(ctx.namespace, deployerPodSelector(rcName));
+    pods = await ctx.pods.list(ctx.namespace, selectorString(deployerPodSelector(rcName)));
   } catch (err) {
     throw new CliError(`failed to list deployer/hook pods for deployment #${latest}: ${detail(err)}`, 1, { cause: err });
   }

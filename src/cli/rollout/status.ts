@@ -10,7 +10,7 @@ import { findRc } from '../common.js';
 import { CliError, dcNotFound } from '../errors.js';
 import { isNotFound } from '../../controller/errors.js';
 import type { CliContext } from '../ports.js';
-import { deployerPodSelector, isInProgress } from '../rc.js';
+import { deployerPodSelector, isInProgress, selectorString } from '../../apps/index.js';
 import { rolloutStatus } from '../status-message.js';
 import { deadline } from '../watch.js';
 
@@ -55,7 +55,7 @@ export async function rolloutStatusCommand(ctx: CliContext, opts: StatusOptions)
 async function reportHooks(ctx: CliContext, rcName: string, seen: Map<string, string>): Promise<void> {
   let pods;
   try {
-    pods = await ctx.pods.list(ctx.namespace, deployerPodSelector(rcName));
+    pods = await ctx.pods.list(ctx.namespace, selectorString(deployerPodSelector(rcName)));
   } catch {
     return; // Reading pods is optional: a user allowed only DCs and RCs still gets the rollout status.
   }

@@ -9,13 +9,13 @@
  * 5. ONE merge patch: the spec diff, the resourceVersion (so a concurrent edit conflicts
  *    instead of being overwritten) and a forced instantiate request, so the rollback rolls out
  *    even without a ConfigChange trigger (OpenShift bumps latestVersion in the same update).
- *    A Conflict (usually a controller status write in between) restarts from step 1, up to 5 times.
+ *    A Conflict (usually a controller status write in between) restarts from step 1, up to 5 times 10 ms apart (client-go `DefaultRetry`).
  * 6. Wait for the acknowledgement like `rollout latest`; print "rolled back" and the warning
  *    about disabled image triggers (`oc rollback`'s text).
  */
 import { ApiVersion, Kind } from '../../apis/constants.js';
 import { DecodeError, decodeDeploymentConfig } from '../../apis/encoded.js';
-import { isConflict } from '../../controller/errors.js';
+import { DefaultRetry, retryOnConflict } from '../../util/retry.js';
 import { findRc, getDc } from '../common.js';
 import { describePodTemplate } from '../describe.js';
 import { CliError } from '../errors.js';
@@ -40,16 +40,8 @@ export interface UndoOptions {
 export async function rolloutUndo(ctx: CliContext, opts: UndoOptions): Promise<number> {
   // The resourceVersion precondition also trips on the controller's status writes; those do not
   // change what the rollback computes, so re-read and recompute a few times before giving up.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await undoOnce(ctx, opts);
-    } catch (err) {
-      if (!isConflict(err) || attempt >= MaxConflictAttempts) throw err;
-    }
-  }
+  return retryOnConflict(() => undoOnce(ctx, opts), DefaultRetry);
 }
-
-const MaxConflictAttempts = 5;
 
 async function undoOnce(ctx: CliContext, opts: UndoOptions): Promise<number> {
   const dc = await getDc(ctx, opts.name);

@@ -3,7 +3,7 @@ import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Labels } from '../../../src/apis/constants.js';
 import { RetriableError } from '../../../src/controller/errors.js';
 import { RcControllerRefManager } from '../../../src/deploymentconfig/claim.js';
-import { applyDefaults } from '../../../src/deploymentconfig/defaults.js';
+import { applyDefaults } from '../../../src/apps/defaults.js';
 import { newFakeCluster, serverError } from '../../support/fakes.js';
 import { DC_UID, makeDc, NAME, NS, rcFor } from './fixtures.js';
 

@@ -5,7 +5,7 @@
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, CancelledTrue, type DeploymentPhase } from '../../../src/apis/constants.js';
 import type { DeploymentConfig, DeploymentTriggerPolicy } from '../../../src/apis/deploymentconfig.js';
-import { applyDefaults } from '../../../src/deploymentconfig/defaults.js';
+import { applyDefaults } from '../../../src/apps/defaults.js';
 import { makeDeployment } from '../../../src/deploymentconfig/make-deployment.js';
 import { syncDeploymentConfig } from '../../../src/deploymentconfig/sync.js';
 import type { FakeCluster } from '../../support/fakes.js';
@@ -80,7 +80,7 @@ export function rcFor(dc: DeploymentConfig, version: number, o: RcOptions = {}):
   return rc;
 }
 
-/** One sync of `ns/app` with instant conflict-retry sleeps. */
+/** One sync of `ns/app`. */
 export const sync = (f: FakeCluster, key = KEY): Promise<void> => syncDeploymentConfig(f, key);
 
 /** Syncs, ignoring the error (for steps expected to requeue); returns the error. */

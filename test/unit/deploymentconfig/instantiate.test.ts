@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Annotations } from '../../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
-import { applyDefaults } from '../../../src/deploymentconfig/defaults.js';
+import { applyDefaults } from '../../../src/apps/defaults.js';
 import { decideInstantiate, parseInstantiateRequest, pendingInstantiateRequest } from '../../../src/deploymentconfig/triggers.js';
 import { newFakeCluster, serverError, type FakeCluster } from '../../support/fakes.js';
 import { deployerSets, imageTrigger, makeDc, NS, rcFor, settle, storedDc, sync, syncCatch, userEdits, type DcOptions } from './fixtures.js';

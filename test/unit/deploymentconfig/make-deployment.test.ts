@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Annotations } from '../../../src/apis/constants.js';
 import { decodeDeploymentConfig } from '../../../src/apis/encoded.js';
 import { FatalError } from '../../../src/controller/errors.js';
-import { applyDefaults } from '../../../src/deploymentconfig/defaults.js';
+import { applyDefaults } from '../../../src/apps/defaults.js';
 import { makeDeployment } from '../../../src/deploymentconfig/make-deployment.js';
 import { makeDc } from './fixtures.js';
 

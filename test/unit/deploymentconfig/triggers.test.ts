@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Annotations } from '../../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
 import { DecodeError } from '../../../src/apis/encoded.js';
-import { applyDefaults } from '../../../src/deploymentconfig/defaults.js';
+import { applyDefaults } from '../../../src/apps/defaults.js';
 import { triggerActivated, updatedImages } from '../../../src/deploymentconfig/triggers.js';
 import { imageTrigger, makeDc, rcFor, type DcOptions } from './fixtures.js';
 

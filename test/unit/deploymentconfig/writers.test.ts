@@ -4,9 +4,8 @@ import { RetriableError } from '../../../src/controller/errors.js';
 import { cancelRunningRollouts } from '../../../src/deploymentconfig/cancel.js';
 import { RcControllerRefManager } from '../../../src/deploymentconfig/claim.js';
 import { cleanupOldDeployments, CleanupError } from '../../../src/deploymentconfig/cleanup.js';
-import { applyDefaults } from '../../../src/deploymentconfig/defaults.js';
+import { applyDefaults } from '../../../src/apps/defaults.js';
 import { reconcileDeployments } from '../../../src/deploymentconfig/reconcile.js';
-import { retryOnConflict } from '../../../src/deploymentconfig/retry.js';
 import { conflict, newFakeCluster, notFound, serverError, type FakeCluster } from '../../support/fakes.js';
 import { makeDc, NS, rcFor, storedDc, type DcOptions, type RcOptions } from './fixtures.js';
 
@@ -20,23 +19,6 @@ function setup(dcOpts: DcOptions, rcs: Array<RcOptions & { version: number }>) {
   return { f, dc: defaulted, deps, existing: () => f.rcLister.list(NS) };
 }
 const rcConflict = (f: FakeCluster, times: number) => f.api.failOn({ verb: 'update', resource: 'replicationcontrollers' }, conflict('replicationcontrollers', 'x'), times);
-
-describe('retryOnConflict', () => {
-  it('retries conflicts 4 times with 10/50/250 ms (+≤10% jitter) and rethrows the last conflict', async () => {
-    const sleeps: number[] = [];
-    let calls = 0;
-    const err = await retryOnConflict(async () => { calls++; throw conflict('x', 'y'); }, async (ms) => { sleeps.push(ms); }, () => 0.5)
-      .catch((e: unknown) => e);
-    expect(calls).toBe(4);
-    expect(sleeps).toEqual([10.5, 52.5, 262.5]);
-    expect((err as { code: number }).code).toBe(409);
-  });
-  it('does not retry other errors', async () => {
-    let calls = 0;
-    await expect(retryOnConflict(async () => { calls++; throw serverError(); }, async () => {})).rejects.toMatchObject({ code: 500 });
-    expect(calls).toBe(1);
-  });
-});
 
 describe('cancelRunningRollouts', () => {
   it('skips terminal RCs, cancels running ones once, then requeues', async () => {
@@ -56,7 +38,6 @@ describe('cancelRunningRollouts', () => {
     rcConflict(f, 2);
     await expect(cancelRunningRollouts(deps, dc, existing())).rejects.toThrow('found previous inflight deployment');
     expect(f.api.find({ verb: 'update' })).toHaveLength(3);
-    expect(f.sleeps).toHaveLength(2);
   });
 
   it('gives up after 4 conflicts with DeploymentCancellationFailed and the error', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatGoTime } from '../../../src/deployer-controller/time.js';
+import { formatGoTime } from '../../../src/apps/time.js';
 
 describe('formatGoTime (Go time.Time.String() in UTC)', () => {
   it.each([

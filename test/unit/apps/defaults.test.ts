@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { DeploymentConfig, DeploymentStrategy, IntOrString } from '../../../src/apis/deploymentconfig.js';
-import { applyDefaults } from '../../../src/deploymentconfig/defaults.js';
-import { makeDc } from './fixtures.js';
+import { applyDefaults } from '../../../src/apps/defaults.js';
+import { makeDc } from '../deploymentconfig/fixtures.js';
 
 const withStrategy = (strategy: DeploymentStrategy | undefined): DeploymentConfig => {
   const dc = makeDc();

@@ -1,9 +1,23 @@
 /**
+ * How timestamps are written. `formatTime` is `metav1.Time`'s JSON form (RFC 3339), used for
+ * every timestamp dcctl writes into status, events and acknowledgements. `formatGoTime` is
  * Go's `time.Time.String()` for the deprecated deployer-pod timestamp annotations
  * (`openshift.io/deployer-pod.{created,started,completed}-at`), which OpenShift writes with
  * `metav1.Time.String()` rather than RFC 3339. Tools that parse those annotations expect
  * `2024-01-02 03:04:05 +0000 UTC`.
  */
+
+/**
+ * RFC 3339 in UTC. `seconds` (the default) is `metav1.Time`'s precision, what the API server
+ * stores: `2024-05-01T10:00:00Z`. `milliseconds` keeps a non-zero fraction
+ * (`2024-05-01T10:00:00.123Z`), for normalizing Dates parsed from `metav1.MicroTime` fields
+ * without losing what they hold.
+ */
+export function formatTime(d: Date, precision: 'seconds' | 'milliseconds' = 'seconds'): string {
+  const iso = d.toISOString();
+  if (precision === 'seconds' || iso.endsWith('.000Z')) return `${iso.slice(0, -5)}Z`;
+  return iso;
+}
 
 /** What Go prints for the zero `time.Time` (an unset `metav1.Time`). */
 export const GoZeroTime = '0001-01-01 00:00:00 +0000 UTC';

@@ -1,0 +1,161 @@
+import { describe, expect, it } from '@jest/globals';
+import type { V1ReplicationController } from '@kubernetes/client-node';
+import { Annotations } from '../../../src/apis/constants.js';
+import {
+  activeDeployment, applyDefaults, byVersionAsc, byVersionDesc, configSelector, deployerPodSelector, deploymentsForCleanup,
+  eventTarget, formatTime, hasTriggers, isCancelled, isCancelledAnnotation, isComplete, isInProgress, isTerminal, labelFor,
+  latestDeploymentInfo, maxUnavailable, scaleSelector, selectorString, versionOf,
+} from '../../../src/apps/index.js';
+import { imageTrigger, makeDc, rcFor } from '../deploymentconfig/fixtures.js';
+
+const rcWith = (annotations: Record<string, string>): V1ReplicationController => ({ metadata: { name: 'x', annotations } });
+const names = (rcs: V1ReplicationController[]): string[] => rcs.map((rc) => rc.metadata!.name!);
+
+// One parsing rule for the whole code base (the CLI, the controllers and the deployer used three):
+// Go's strconv.ParseInt(s, 10, 64) as appsutil.DeploymentVersionFor uses it.
+describe('versionOf', () => {
+  it.each([
+    ['3', 3], ['0', 0], ['+4', 4], ['-2', -2], ['2147483648', 2147483648], ['12abc', -1], ['', -1], [' 3', -1], ['3.0', -1],
+    ['0x10', -1], ['99999999999999999999', -1],
+  ])('%p → %p', (value, expected) => {
+    expect(versionOf(rcWith({ [Annotations.LatestVersion]: value }))).toBe(expected);
+  });
+  it('is -1 without the annotation or the RC', () => {
+    expect(versionOf({ metadata: {} })).toBe(-1);
+    expect(versionOf(undefined)).toBe(-1);
+  });
+});
+
+describe('phase helpers', () => {
+  it.each([
+    ['Complete', true], ['Failed', true], ['Running', false], ['Pending', false], ['New', false], ['', false], ['complete', false],
+  ])('isTerminal(%p) = %p', (phase, expected) => {
+    expect(isTerminal(rcWith({ [Annotations.Phase]: phase }))).toBe(expected);
+  });
+  it.each([['true', true], ['TRUE', true], ['True', true], ['false', false], ['yes', false]])('isCancelled(%p) = %p', (v, expected) => {
+    expect(isCancelled(rcWith({ [Annotations.Cancelled]: v }))).toBe(expected);
+    expect(isCancelledAnnotation({ [Annotations.Cancelled]: v })).toBe(expected);
+  });
+  it('is not cancelled without annotations', () => {
+    expect(isCancelled({ metadata: {} })).toBe(false);
+    expect(isCancelledAnnotation(undefined)).toBe(false);
+  });
+  it.each([
+    ['New', true], ['Pending', true], ['Running', true], ['Complete', false], ['Failed', false], ['', false],
+  ])('isInProgress(%p) = %p', (phase, expected) => {
+    expect(isInProgress(rcWith({ [Annotations.Phase]: phase }))).toBe(expected);
+  });
+  it('isComplete is the Complete phase only', () => {
+    expect(isComplete(rcWith({ [Annotations.Phase]: 'Complete' }))).toBe(true);
+    expect(isComplete(rcWith({ [Annotations.Phase]: 'Failed' }))).toBe(false);
+  });
+});
+
+describe('ordering, labels and selectors', () => {
+  const v = (n: string, name: string): V1ReplicationController => ({ metadata: { name, annotations: { [Annotations.LatestVersion]: n } } });
+  it('sorts by version both ways, keeping list order for ties, without touching the input', () => {
+    const rcs = [v('2', 'b'), v('10', 'c'), v('x', 'bad'), v('2', 'b2')];
+    expect(names(byVersionDesc(rcs))).toEqual(['c', 'b', 'b2', 'bad']);
+    expect(names(byVersionAsc(rcs))).toEqual(['bad', 'b', 'b2', 'c']);
+    expect(names(rcs)).toEqual(['b', 'c', 'bad', 'b2']);
+  });
+  it('labelFor is namespace/name', () => {
+    expect(labelFor({ metadata: { namespace: 'ns', name: 'web-1' } })).toBe('ns/web-1');
+    expect(labelFor({})).toBe('/');
+  });
+  it('selectorString sorts keys; nothing selects as the empty string', () => {
+    expect(selectorString({ b: '2', a: '1' })).toBe('a=1,b=2');
+    expect(selectorString(undefined)).toBe('');
+  });
+  it('config and deployer pod selectors carry OpenShift\'s labels', () => {
+    expect(selectorString(configSelector('web'))).toBe('openshift.io/deployment-config.name=web');
+    expect(selectorString(deployerPodSelector('web-3'))).toBe('openshift.io/deployer-pod-for.name=web-3');
+  });
+});
+
+describe('eventTarget', () => {
+  it('names the DC encoded in the RC, as it was when the RC was made', () => {
+    const dc = makeDc({ latestVersion: 2 });
+    dc.metadata.uid = 'dc-uid';
+    dc.metadata.resourceVersion = '7';
+    const rc = rcFor(dc, 2);
+    rc.metadata!.namespace = 'elsewhere';
+    expect(eventTarget(rc)).toEqual({
+      apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', name: 'app', namespace: dc.metadata.namespace,
+      uid: 'dc-uid', resourceVersion: '7',
+    });
+  });
+  it('falls back to the RC itself when the encoded config is unusable', () => {
+    const rc: V1ReplicationController = {
+      metadata: { name: 'app-1', namespace: 'ns', uid: 'rc-uid', resourceVersion: '3', annotations: { [Annotations.EncodedConfig]: '{not json' } },
+    };
+    expect(eventTarget(rc)).toEqual({ apiVersion: 'v1', kind: 'ReplicationController', name: 'app-1', namespace: 'ns', uid: 'rc-uid', resourceVersion: '3' });
+  });
+});
+
+describe('formatTime', () => {
+  const at = new Date(Date.UTC(2020, 0, 2, 3, 4, 5, 7));
+  it('writes metav1.Time with whole seconds by default', () => {
+    expect(formatTime(at)).toBe('2020-01-02T03:04:05Z');
+  });
+  it('keeps a non-zero fraction only when asked (MicroTime values)', () => {
+    expect(formatTime(at, 'milliseconds')).toBe('2020-01-02T03:04:05.007Z');
+    expect(formatTime(new Date(Date.UTC(2020, 0, 2, 3, 4, 5)), 'milliseconds')).toBe('2020-01-02T03:04:05Z');
+  });
+});
+
+describe('latest / active / cleanup candidates', () => {
+  const dc = makeDc({ latestVersion: 4 });
+  const rcs = [
+    rcFor(dc, 1, { phase: 'Complete' }), rcFor(dc, 3, { phase: 'Failed' }), rcFor(dc, 2, { phase: 'Complete' }), rcFor(dc, 4, { phase: 'Running' }),
+  ];
+
+  it('latest exists when the highest version equals latestVersion', () => {
+    expect(latestDeploymentInfo(dc, rcs)).toEqual({ latestExists: true, candidate: rcs[3] });
+    expect(latestDeploymentInfo(makeDc({ latestVersion: 5 }), rcs).latestExists).toBe(false);
+    expect(latestDeploymentInfo(makeDc({ latestVersion: 0 }), rcs)).toEqual({ latestExists: false });
+    expect(latestDeploymentInfo(dc, [])).toEqual({ latestExists: false });
+  });
+
+  it('active is the newest Complete RC', () => {
+    expect(activeDeployment(rcs)?.metadata?.name).toBe('app-2');
+    expect(activeDeployment([rcs[1]!, rcs[3]!])).toBeUndefined();
+  });
+
+  it('cleanup candidates are older than the active RC, oldest first', () => {
+    expect(names(deploymentsForCleanup(dc, rcs))).toEqual(['app-1']);
+  });
+
+  it('without an active RC every RC but the latest is a candidate', () => {
+    const failed = [rcFor(dc, 3, { phase: 'Failed' }), rcFor(dc, 1, { phase: 'Failed' }), rcFor(dc, 4, { phase: 'Failed' })];
+    expect(names(deploymentsForCleanup(dc, failed))).toEqual(['app-1', 'app-3']);
+  });
+});
+
+describe('maxUnavailable', () => {
+  it.each([
+    [10, '25%', '25%', 2], [4, '25%', '25%', 1], [3, '25%', '25%', 0], [3, 0, '25%', 1], [3, '10%', '10%', 0], [10, 1, 0, 0], [10, 'bad', 1, 0],
+  ])('replicas %p surge %p unavailable %p → %p', (replicas, surge, unavailable, expected) => {
+    const dc = makeDc({ replicas });
+    dc.spec.strategy = { type: 'Rolling', rollingParams: { maxSurge: surge, maxUnavailable: unavailable } };
+    expect(maxUnavailable(dc)).toBe(expected);
+  });
+  it('is 0 for Recreate', () => {
+    const dc = makeDc({ replicas: 10 });
+    dc.spec.strategy = { type: 'Recreate' };
+    expect(maxUnavailable(applyDefaults(dc))).toBe(0);
+  });
+});
+
+describe('hasTriggers / scaleSelector', () => {
+  it.each([
+    [[], false], [[{ type: 'ConfigChange' as const }], true], [[imageTrigger('is:1', ['web'])], true],
+  ])('%j → %p', (triggers, expected) => {
+    expect(hasTriggers(makeDc({ triggers }))).toBe(expected);
+  });
+  it('scale selector adds deploymentconfig=<name>, sorted', () => {
+    const dc = makeDc();
+    dc.spec.selector = { zeta: '1', app: 'app' };
+    expect(scaleSelector(dc)).toBe('app=app,deploymentconfig=app,zeta=1');
+  });
+});
