@@ -7,10 +7,11 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { Annotations, Phase } from './apis/constants.js';
 import { decodeDeploymentConfig } from './apis/encoded.js';
 import type { Lister } from './controller/ports.js';
+import type { ControllerMetrics, SyncFn } from './controller/runner.js';
 import type { WorkQueueMetrics } from './controller/workqueue.js';
 import { byVersionDesc, isCancelled, phaseOf, versionOf } from './apps/index.js';
 
-export class Metrics {
+export class Metrics implements ControllerMetrics {
   readonly registry = new Registry();
   private readonly depth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of the work queue', labelNames: ['name'], registers: [this.registry] });
   private readonly adds = new Counter({ name: 'workqueue_adds_total', help: 'Adds handled by the work queue', labelNames: ['name'], registers: [this.registry] });
@@ -34,6 +35,20 @@ export class Metrics {
       observeQueueLatency: (s) => this.latency.observe({ name }, s),
       observeWorkDuration: (s) => this.work.observe({ name }, s),
       incRetries: () => this.retries.inc({ name }),
+    };
+  }
+
+  /** Records each sync's duration under `controller`, with result success or error. */
+  timeSync(controller: string, sync: SyncFn): SyncFn {
+    return async (key, ctx) => {
+      const end = this.syncDuration.startTimer({ controller });
+      try {
+        await sync(key, ctx);
+        end({ result: 'success' });
+      } catch (err) {
+        end({ result: 'error' });
+        throw err;
+      }
     };
   }
 

@@ -1,4 +1,5 @@
 /** Parsing of flag values that yargs leaves as strings. */
+import type { V1Toleration } from '@kubernetes/client-node';
 import { CliError } from './errors.js';
 
 /**
@@ -55,4 +56,40 @@ export function parseCommand(value: string | undefined): string[] | undefined {
     return parsed as string[];
   }
   return s.split(/\s+/);
+}
+
+/** `key=value` list flags (`--deployer-env`, `--deployer-node-selector`) as a map. */
+export function parseKeyValues(values: readonly string[] | undefined, flag: string): Record<string, string> | undefined {
+  if (!values || values.length === 0) return undefined;
+  const map: Record<string, string> = {};
+  for (const item of values) {
+    const eq = item.indexOf('=');
+    if (eq <= 0) throw new CliError(`invalid argument "${item}" for "${flag}" flag: want key=value`);
+    map[item.slice(0, eq)] = item.slice(eq + 1);
+  }
+  return map;
+}
+
+const Effects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
+
+/**
+ * `--deployer-toleration key[=value][:effect]` (kubectl's taint syntax): with a value
+ * the toleration matches it (`Equal`), without one any value (`Exists`); no effect matches all.
+ */
+export function parseTolerations(values: readonly string[] | undefined): V1Toleration[] | undefined {
+  if (!values || values.length === 0) return undefined;
+  return values.map((item) => {
+    const colon = item.lastIndexOf(':');
+    const effect = colon >= 0 ? item.slice(colon + 1) : undefined;
+    const keyValue = colon >= 0 ? item.slice(0, colon) : item;
+    if (effect !== undefined && !(Effects as readonly string[]).includes(effect)) {
+      throw new CliError(`invalid argument "${item}" for "--deployer-toleration" flag: effect must be one of ${Effects.join(', ')}`);
+    }
+    const eq = keyValue.indexOf('=');
+    const key = eq >= 0 ? keyValue.slice(0, eq) : keyValue;
+    if (key === '') throw new CliError(`invalid argument "${item}" for "--deployer-toleration" flag: want key[=value][:effect]`);
+    const toleration: V1Toleration = eq >= 0 ? { key, operator: 'Equal', value: keyValue.slice(eq + 1) } : { key, operator: 'Exists' };
+    if (effect !== undefined) toleration.effect = effect;
+    return toleration;
+  });
 }

@@ -9,9 +9,13 @@ import { cobraCompletions, completionScript, type CompletionShell } from './comp
 import { makeKubeContext } from './context.js';
 import { CliError, exitCodeFor, formatError } from './errors.js';
 import { importCommand } from './import.js';
-import { parseCommand, parseDryRun, parseDuration, parseRevision } from './flags.js';
+import {
+  parseCommand, parseDryRun, parseDuration, parseKeyValues, parseRevision, parseTolerations,
+} from './flags.js';
 import { parseDcName } from './names.js';
-import type { DeployCommandOptions, GlobalOptions, ManagerOptions, OutputFormat } from './options.js';
+import type { DeployCommandOptions } from '../deployer/command.js';
+import { DefaultDeployerImage, DefaultResyncSeconds, type ManagerOptions } from '../manager-options.js';
+import type { GlobalOptions, OutputFormat } from './options.js';
 import type { OutputStreams } from './output.js';
 import type { CliContext } from './ports.js';
 import { rolloutCancel } from './rollout/cancel.js';
@@ -27,7 +31,7 @@ import { rolloutStatusCommand } from './rollout/status.js';
 import { rolloutUndo } from './rollout/undo.js';
 import { runTag, tagBuilder, type TagArgs } from './tag.js';
 
-export type { ManagerOptions } from './options.js';
+export type { ManagerOptions } from '../manager-options.js';
 
 /** The manager module's contract (src/manager.ts). */
 export interface ManagerModule { runManager(options: ManagerOptions): Promise<unknown> }
@@ -64,6 +68,53 @@ const defaultDeps: CliDeps = {
 };
 
 interface CommonArgs { namespace?: string; context?: string; kubeconfig?: string }
+
+/** Flags of `dcctl controller`; their defaults are the controller's. */
+const controllerFlags = <T extends CommonArgs>(c: Argv<T>) => c
+  .option('namespace', { type: 'string', describe: 'Watch only this namespace (default: all namespaces)' })
+  .option('workers', { type: 'number', default: 5, describe: 'Concurrent syncs per controller' })
+  .option('deployer-image', { type: 'string', default: DefaultDeployerImage, describe: 'Image of deployer pods' })
+  .option('deployer-command', { type: 'string', describe: 'Command of deployer pods (JSON array or words)' })
+  .option('deployer-env', { type: 'string', array: true, describe: 'NAME=VALUE added to every deployer container unless the strategy sets NAME (several: --deployer-env A=1 B=2)' })
+  .option('deployer-node-selector', { type: 'string', array: true, describe: 'key=value added to the node selector of deployer pods; the template\'s keys win (several separated by spaces)' })
+  .option('deployer-toleration', { type: 'string', array: true, describe: 'key[=value][:effect] toleration added to deployer pods after the template\'s (several separated by spaces)' })
+  .option('deployer-service-account', { type: 'string', default: 'deployer', describe: 'Service account of deployer pods' })
+  .option('manage-deployer-access', { type: 'boolean', default: true, describe: 'Create the deployer service account and its system:deployers RoleBinding in a namespace on first rollout' })
+  .option('enable-dc-controller', { type: 'boolean', default: true, describe: 'Run the DeploymentConfig controller' })
+  .option('enable-deployer-controller', { type: 'boolean', default: true, describe: 'Run the deployer controller' })
+  .option('enable-image-trigger-controller', { type: 'boolean', default: true, describe: 'Run the image trigger controller: ImageStream status tags and ImageChange triggers (needs the ImageStream CRD)' })
+  .option('leader-elect', { type: 'boolean', default: true, describe: 'Take a coordination.k8s.io Lease before acting (use false for a single local replica)' })
+  .option('leader-election-namespace', { type: 'string', describe: 'Namespace of the Lease (default: --namespace, else default)' })
+  .option('metrics-bind-address', { type: 'string', default: ':8080', describe: 'Address of /metrics and health probes ("0" disables)' })
+  .option('resync-period', { type: 'number', default: DefaultResyncSeconds, describe: 'Seconds between informer resyncs (every cached object is synced again)' })
+  .option('log-level', { type: 'string', default: 'info', describe: 'trace, debug, info, warn or error' })
+  .option('log-format', { type: 'string', choices: ['json', 'pretty'] as const, default: 'json' as const, describe: 'json lines (production) or pretty (local runs)' });
+
+type ControllerArgs = ArgumentsCamelCase<Awaited<ReturnType<typeof controllerFlags<CommonArgs>>['argv']>>;
+
+/** The parsed flags as the manager's options. */
+function managerOptions(a: ControllerArgs): ManagerOptions {
+  return {
+    kubeconfig: a.kubeconfig, context: a.context, namespace: a.namespace || undefined,
+    workers: a.workers,
+    deployerImage: a.deployerImage,
+    deployerCommand: parseCommand(a.deployerCommand),
+    deployerServiceAccount: a.deployerServiceAccount,
+    deployerEnvironment: Object.entries(parseKeyValues(a.deployerEnv, '--deployer-env') ?? {}).map(([name, value]) => ({ name, value })),
+    deployerNodeSelector: parseKeyValues(a.deployerNodeSelector, '--deployer-node-selector'),
+    deployerTolerations: parseTolerations(a.deployerToleration),
+    manageDeployerAccess: a.manageDeployerAccess,
+    enableDcController: a.enableDcController,
+    enableDeployerController: a.enableDeployerController,
+    enableImageTriggerController: a.enableImageTriggerController,
+    leaderElect: a.leaderElect,
+    leaderElectionNamespace: a.leaderElectionNamespace,
+    metricsBindAddress: a.metricsBindAddress,
+    resyncSeconds: a.resyncPeriod,
+    logLevel: a.logLevel,
+    logFormat: a.logFormat,
+  };
+}
 interface TargetArgs extends CommonArgs { resource: string; name?: string }
 
 /**
@@ -151,43 +202,11 @@ export async function main(rawArgv: string[], scriptName = 'dcctl', overrides: P
         return logsCommand(ctx, { name, version: a.version, previous: a.previous, follow: a.follow, timestamps: a.timestamps, tailLines: a.tail >= 0 ? a.tail : undefined });
       }))
     .command('tag <source> <targets..>', 'Point ImageStream tags at an image (creates the streams if needed)', tagBuilder, run<TagArgs>((a) => runTag(a, { source: a.source, targets: a.targets, sourceKind: a.sourceKind, referencePolicy: a.referencePolicy }, streams)))
-    .command('controller', 'Run the DeploymentConfig, deployer and image trigger controllers', (c) => c
-      .option('namespace', { type: 'string', describe: 'Watch only this namespace (default: all namespaces)' })
-      .option('workers', { type: 'number', default: 5, describe: 'Concurrent syncs per controller' })
-      .option('deployer-image', { type: 'string', describe: 'Image of deployer pods' })
-      .option('deployer-command', { type: 'string', describe: 'Command of deployer pods (JSON array or words)' })
-      .option('deployer-service-account', { type: 'string', default: 'deployer', describe: 'Service account of deployer pods' })
-      .option('manage-deployer-access', { type: 'boolean', default: true, describe: 'Create the deployer service account and its system:deployers RoleBinding in a namespace on first rollout' })
-      .option('enable-dc-controller', { type: 'boolean', default: true, describe: 'Run the DeploymentConfig controller' })
-      .option('enable-deployer-controller', { type: 'boolean', default: true, describe: 'Run the deployer controller' })
-      .option('enable-image-trigger-controller', { type: 'boolean', default: true, describe: 'Run the image trigger controller: ImageStream status tags and ImageChange triggers (needs the ImageStream CRD)' })
-      .option('leader-elect', { type: 'boolean', default: true, describe: 'Take a coordination.k8s.io Lease before acting (use false for a single local replica)' })
-      .option('leader-election-namespace', { type: 'string', describe: 'Namespace of the Lease (default: --namespace, else default)' })
-      .option('metrics-bind-address', { type: 'string', default: ':8080', describe: 'Address of /metrics and health probes ("0" disables)' })
-      .option('resync-period', { type: 'number', default: 600, describe: 'Seconds between informer resyncs (every cached object is synced again)' })
-      .option('log-level', { type: 'string', default: 'info', describe: 'trace, debug, info, warn or error' })
-      .option('log-format', { type: 'string', choices: ['json', 'pretty'] as const, default: 'json' as const, describe: 'json lines (production) or pretty (local runs)' }),
-    run<CommonArgs & Record<string, unknown>>(async (a) => {
-      const options: ManagerOptions = {
-        kubeconfig: a.kubeconfig, context: a.context, namespace: a.namespace || undefined,
-        workers: a['workers'] as number,
-        deployerImage: a['deployerImage'] as string | undefined,
-        deployerCommand: parseCommand(a['deployerCommand'] as string | undefined),
-        deployerServiceAccount: a['deployerServiceAccount'] as string,
-        manageDeployerAccess: a['manageDeployerAccess'] as boolean,
-        enableDcController: a['enableDcController'] as boolean,
-        enableDeployerController: a['enableDeployerController'] as boolean,
-        enableImageTriggerController: a['enableImageTriggerController'] as boolean,
-        leaderElect: a['leaderElect'] as boolean,
-        leaderElectionNamespace: a['leaderElectionNamespace'] as string | undefined,
-        metricsBindAddress: a['metricsBindAddress'] as string,
-        resyncSeconds: a['resyncPeriod'] as number,
-        logLevel: a['logLevel'] as string,
-        logFormat: a['logFormat'] as 'json' | 'pretty',
-      };
-      const result = await (await deps.loadManager()).runManager(options);
-      return typeof result === 'number' ? result : 0;
-    }))
+    .command('controller', 'Run the DeploymentConfig, deployer and image trigger controllers', controllerFlags,
+      (a) => run(async () => {
+        const result = await (await deps.loadManager()).runManager(managerOptions(a));
+        return typeof result === 'number' ? result : 0;
+      })(a))
     .command('deploy', 'Run a rollout (the program inside deployer pods)', (c) => c
       .option('deployment', { type: 'string', describe: 'RC to deploy (default $OPENSHIFT_DEPLOYMENT_NAME)' })
       .option('until', { type: 'string', describe: 'Stop at a point: start, pre, mid, post, or N% / N of the replicas' }),

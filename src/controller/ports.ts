@@ -5,6 +5,7 @@
  */
 import type { V1Pod, V1ReplicationController, V1Scale, CoreV1Event } from '@kubernetes/client-node';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
+import type { ResourceDescription } from '../apis/resources.js';
 
 export interface Lister<T> {
   get(namespace: string, name: string): T | undefined;
@@ -73,3 +74,17 @@ export interface Clock {
 }
 
 export const systemClock: Clock = { now: () => new Date() };
+
+/** The event side of an informer: what controllers register their enqueue handlers on. */
+export interface EventSource<T> {
+  on(event: 'add' | 'delete', handler: (obj: T) => void): void;
+  on(event: 'update', handler: (oldObj: T, newObj: T) => void): void;
+}
+
+/** A started-on-demand cache of one collection: read through the lister, watched through events. */
+export interface SharedInformer<T> extends Lister<T>, EventSource<T> {}
+
+/** Where controllers get their informers (the informer factory of src/kube/, or a test fake). */
+export interface InformerSource {
+  informerFor<T>(resource: ResourceDescription): SharedInformer<T>;
+}

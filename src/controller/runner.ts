@@ -5,7 +5,8 @@
  */
 import type { Logger } from 'pino';
 import { FatalError, RetriableError, isConflict } from './errors.js';
-import type { WorkQueue } from './workqueue.js';
+import type { Clock } from './ports.js';
+import { WorkQueue, type WorkQueueMetrics } from './workqueue.js';
 
 /** Passed to every sync so it can change behaviour on its last tries. */
 export interface SyncContext {
@@ -33,6 +34,27 @@ export interface ControllerOptions {
   readonly log: Logger;
   /** Called when a key exhausted its retries (e.g. to emit a `FailedRetry` Warning event). */
   readonly onDropped?: (key: string, err: unknown) => void;
+}
+
+/** Queue and sync metrics of a controller (src/metrics.ts implements them for Prometheus). */
+export interface ControllerMetrics {
+  queue(name: string): WorkQueueMetrics;
+  /** Wraps `sync` so its duration and result are recorded under `controller`. */
+  timeSync(controller: string, sync: SyncFn): SyncFn;
+}
+
+/** What every controller constructor takes besides its informers and clients. */
+export interface ControllerContext {
+  /** Concurrent syncs per controller. */
+  readonly workers: number;
+  readonly log: Logger;
+  readonly clock: Clock;
+  readonly metrics?: ControllerMetrics;
+}
+
+/** A rate-limited work queue named `name`, reporting to the context's metrics. */
+export function newQueue(ctx: ControllerContext, name: string): WorkQueue {
+  return new WorkQueue({ name, metrics: ctx.metrics?.queue(name) });
 }
 
 /** Default retry budget of both OpenShift controllers. */

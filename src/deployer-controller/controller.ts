@@ -7,10 +7,54 @@
  */
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../apis/constants.js';
-import type { Lister } from '../controller/ports.js';
+import { DeployerPods, ReplicationControllers } from '../apis/resources.js';
+import { ActionableError } from '../controller/errors.js';
+import type {
+  EventRecorder, EventSource, InformerSource, Lister, PodClient, ReplicationControllerClient,
+} from '../controller/ports.js';
+import { Controller, newQueue, type ControllerContext } from '../controller/runner.js';
 import type { WorkQueue } from '../controller/workqueue.js';
-import type { EventSource } from '../deploymentconfig/controller.js';
 import { objectKey } from '../util/keys.js';
+import type { DeployerControllerOptions } from './options.js';
+import { onDeployerDropped, syncDeployment, type DeployerSyncDeps } from './sync.js';
+
+export interface DeployerControllerClients {
+  readonly rcs: ReplicationControllerClient;
+  readonly pods: PodClient;
+  readonly recorder: EventRecorder;
+  /** The RC lister that sees this process's own writes (the shared mutation cache). */
+  readonly rcLister: Lister<V1ReplicationController>;
+  /** Creates the deployer service account and role binding in a namespace (undefined: never). */
+  readonly ensureDeployerAccess?: (namespace: string) => Promise<void>;
+}
+
+/**
+ * `NewDeployerController`: caches RCs and deployer pods, wires their events into a queue and
+ * drives each RC's phase; a key dropped after its retries gets OpenShift's FailedRetry event.
+ */
+export function newDeployerController(
+  informers: InformerSource,
+  clients: DeployerControllerClients,
+  ctx: ControllerContext,
+  options: DeployerControllerOptions,
+): Controller {
+  const rcs = informers.informerFor<V1ReplicationController>(ReplicationControllers);
+  const pods = informers.informerFor<V1Pod>(DeployerPods);
+  const name = 'deployer';
+  const queue = newQueue(ctx, name);
+  wireDeployerController({ rcs, pods, rcLister: rcs, queue });
+  const deps: DeployerSyncDeps = {
+    rcLister: clients.rcLister, podLister: pods, rcClient: clients.rcs, podClient: clients.pods, recorder: clients.recorder,
+    clock: ctx.clock, log: ctx.log.child({ controller: name }), ensureDeployerAccess: clients.ensureDeployerAccess, options,
+  };
+  const sync = (key: string, sctx: { willBeDropped: boolean }) => syncDeployment(deps, key, sctx.willBeDropped);
+  return new Controller({
+    name, queue, workers: ctx.workers, log: ctx.log, sync: ctx.metrics ? ctx.metrics.timeSync(name, sync) : sync,
+    onDropped: (key, err) => {
+      if (err instanceof ActionableError) onDeployerDropped(deps, key, err);
+    },
+  });
+}
 
 export const isDeploymentRc = (rc: V1ReplicationController): boolean =>
   Boolean(rc.metadata?.annotations?.[Annotations.DeploymentConfig]);

@@ -1,6 +1,8 @@
 /**
  * Configuration of the deployer controller (OpenShift: `deployer.imageTemplateFormat`, the
- * `deployer` service account, and an extra-environment list that OpenShift leaves empty).
+ * `deployer` service account, and an extra-environment list that OpenShift leaves empty). Every
+ * field has a `dcctl controller` flag (`--deployer-image`, `--deployer-command`,
+ * `--deployer-service-account`, `--deployer-env`, `--deployer-node-selector`, `--deployer-toleration`).
  */
 import type { V1EnvVar, V1Toleration } from '@kubernetes/client-node';
 

@@ -7,14 +7,65 @@
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
-import type { Lister } from '../controller/ports.js';
+import type { ImageStream } from '../apis/imagestream.js';
+import { DeploymentConfigs, ImageStreams, ReplicationControllers } from '../apis/resources.js';
+import type {
+  DeploymentConfigClient, EventRecorder, EventSource, InformerSource, Lister, ReplicationControllerClient,
+} from '../controller/ports.js';
+import { Controller, newQueue, type ControllerContext } from '../controller/runner.js';
 import type { WorkQueue } from '../controller/workqueue.js';
-import { objectKey } from '../util/keys.js';
+import { tagResolverFor } from '../image/resolve.js';
+import { objectKey, splitKey } from '../util/keys.js';
+import { syncDeploymentConfig } from './sync.js';
 
-/** The subset of an informer the wiring needs. */
-export interface EventSource<T> {
-  on(event: 'add' | 'delete', handler: (obj: T) => void): void;
-  on(event: 'update', handler: (oldObj: T, newObj: T) => void): void;
+export interface DeploymentConfigControllerClients {
+  /** Writers that record into the listers below (mutation caches shared by every controller). */
+  readonly dcs: DeploymentConfigClient;
+  readonly rcs: ReplicationControllerClient;
+  readonly recorder: EventRecorder;
+  /** Listers that see this process's own writes before their watch events arrive. */
+  readonly dcLister: Lister<DeploymentConfig>;
+  readonly rcLister: Lister<V1ReplicationController>;
+  /** The RCs a DC may claim, from the RC informer's index (see rc-index.ts). */
+  readonly rcsForDc: (dc: DeploymentConfig) => V1ReplicationController[];
+}
+
+export interface DeploymentConfigControllerOptions {
+  /**
+   * Resolve ImageStreamTags for instantiate requests from the ImageStream cache. Off when the
+   * image trigger controller (and so the ImageStream CRD) is disabled: nothing is resolved.
+   */
+  readonly resolveImageTags: boolean;
+}
+
+/**
+ * `NewDeploymentConfigController`: caches DCs and RCs (and ImageStreams when tags are resolved),
+ * wires their events into a queue and syncs each DC key.
+ */
+export function newDeploymentConfigController(
+  informers: InformerSource,
+  clients: DeploymentConfigControllerClients,
+  ctx: ControllerContext,
+  opts: DeploymentConfigControllerOptions,
+): Controller {
+  const dcs = informers.informerFor<DeploymentConfig>(DeploymentConfigs);
+  const rcs = informers.informerFor<V1ReplicationController>(ReplicationControllers);
+  const streams = opts.resolveImageTags ? informers.informerFor<ImageStream>(ImageStreams) : undefined;
+  const name = 'deploymentconfig';
+  const queue = newQueue(ctx, name);
+  wireDeploymentConfigController({ dcs, rcs, dcLister: dcs, queue });
+  const log = ctx.log.child({ controller: name });
+  const sync = (key: string) => syncDeploymentConfig({
+    dcLister: clients.dcLister, rcLister: clients.rcLister, dcClient: clients.dcs, rcClient: clients.rcs,
+    recorder: clients.recorder, clock: ctx.clock,
+    // Every line of one sync names the object it is about.
+    log: log.child(splitKey(key)),
+    resolveImageTag: streams ? tagResolverFor((namespace, stream) => streams.get(namespace, stream)) : undefined,
+    rcsForDc: clients.rcsForDc,
+  }, key);
+  return new Controller({
+    name, queue, workers: ctx.workers, log: ctx.log, sync: ctx.metrics ? ctx.metrics.timeSync(name, sync) : sync,
+  });
 }
 
 /** Key of the DC an RC belongs to, when that DC is cached; undefined otherwise. */

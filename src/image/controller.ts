@@ -5,17 +5,51 @@
  */
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import type { ImageStream } from '../apis/imagestream.js';
-import type { EventSource } from '../deploymentconfig/controller.js';
-import type { Lister } from '../controller/ports.js';
+import { DeploymentConfigs, ImageStreams } from '../apis/resources.js';
+import type { DeploymentConfigClient, EventSource, InformerSource, Lister } from '../controller/ports.js';
+import { Controller, newQueue, type ControllerContext } from '../controller/runner.js';
 import type { WorkQueue } from '../controller/workqueue.js';
 import { objectKey } from '../util/keys.js';
 import { ImageStreamTriggerIndex } from './index.js';
+import type { ImageStreamClient } from './ports.js';
 import { streamsReferencedBy } from './status.js';
-import { dcQueueKey, streamQueueKey } from './sync.js';
+import { dcQueueKey, streamQueueKey, syncImageTriggerKey } from './sync.js';
 import { referencedImageStreams } from './triggers.js';
 
 const keyOf = (obj: { metadata?: { namespace?: string; name?: string } }): string | undefined =>
   obj.metadata?.namespace && obj.metadata.name ? objectKey(obj.metadata.namespace, obj.metadata.name) : undefined;
+
+export interface ImageTriggerControllerClients {
+  readonly dcs: DeploymentConfigClient;
+  /** The DC lister that sees this process's own writes (the shared mutation cache). */
+  readonly dcLister: Lister<DeploymentConfig>;
+  readonly streams: ImageStreamClient;
+}
+
+/**
+ * `NewImageTriggerController`: caches DCs and ImageStreams, keeps ImageStream status tags in step
+ * with their spec and applies automatic ImageChange triggers.
+ */
+export function newImageTriggerController(
+  informers: InformerSource,
+  clients: ImageTriggerControllerClients,
+  ctx: ControllerContext,
+): Controller {
+  const dcs = informers.informerFor<DeploymentConfig>(DeploymentConfigs);
+  const streams = informers.informerFor<ImageStream>(ImageStreams);
+  const name = 'imagetrigger';
+  const queue = newQueue(ctx, name);
+  wireImageTriggerController({ dcs, streams, streamLister: streams, queue });
+  const log = ctx.log.child({ controller: name });
+  const sync = (key: string) => syncImageTriggerKey({
+    dcLister: clients.dcLister, streamLister: streams, dcClient: clients.dcs, streamClient: clients.streams, clock: ctx.clock, log,
+  }, key);
+  return new Controller({
+    // OpenShift retries trigger updates forever (capped backoff): a DC must never stay stale.
+    name, queue, workers: ctx.workers, log: ctx.log, maxRetries: Number.POSITIVE_INFINITY,
+    sync: ctx.metrics ? ctx.metrics.timeSync(name, sync) : sync,
+  });
+}
 
 /** Registers the handlers; returns the index (for tests and metrics). */
 export function wireImageTriggerController(opts: {

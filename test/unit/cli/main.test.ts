@@ -1,6 +1,8 @@
 import { describe, it, expect } from '@jest/globals';
 import { main, type CliDeps } from '../../../src/cli/index.js';
-import type { ManagerOptions, DeployCommandOptions, GlobalOptions } from '../../../src/cli/options.js';
+import type { GlobalOptions } from '../../../src/cli/options.js';
+import type { DeployCommandOptions } from '../../../src/deployer/command.js';
+import type { ManagerOptions } from '../../../src/manager-options.js';
 import { Sink, makeDc, makeRc, testContext } from './fakes.js';
 
 function harness() {
@@ -101,7 +103,29 @@ describe('main', () => {
       deployerImage: 'img:1', deployerCommand: ['node', '/app/bin/dcctl.js', 'deploy'], deployerServiceAccount: 'deployer',
       enableDcController: true, enableDeployerController: true, enableImageTriggerController: true, leaderElect: false, leaderElectionNamespace: undefined,
       metricsBindAddress: ':8080', logLevel: 'info', logFormat: 'json', manageDeployerAccess: true, resyncSeconds: 600,
+      deployerEnvironment: [], deployerNodeSelector: undefined, deployerTolerations: undefined,
     }]);
+  });
+
+  it('parses the deployer pod placement and environment flags', async () => {
+    const h = harness();
+    expect(await main(['controller', '--deployer-env', 'A=1', 'B=x=y', '--deployer-node-selector', 'pool=infra',
+      '--deployer-toleration', 'spot=true:NoSchedule', 'gpu'], 'dcctl', h.deps)).toBe(0);
+    expect(h.manager[0]).toMatchObject({
+      deployerEnvironment: [{ name: 'A', value: '1' }, { name: 'B', value: 'x=y' }],
+      deployerNodeSelector: { pool: 'infra' },
+      deployerTolerations: [{ key: 'spot', operator: 'Equal', value: 'true', effect: 'NoSchedule' }, { key: 'gpu', operator: 'Exists' }],
+    });
+  });
+
+  it('rejects malformed deployer flags naming the flag', async () => {
+    const h = harness();
+    expect(await main(['controller', '--deployer-node-selector', 'novalue'], 'dcctl', h.deps)).toBe(1);
+    expect(h.err.text).toContain('"--deployer-node-selector"');
+    const h2 = harness();
+    expect(await main(['controller', '--deployer-toleration', 'k:Sometimes'], 'dcctl', h2.deps)).toBe(1);
+    expect(h2.err.text).toContain('"--deployer-toleration"');
+    expect(h.manager).toEqual([]);
   });
 
   it('runs the deployer with the pod environment as defaults and returns its exit code', async () => {

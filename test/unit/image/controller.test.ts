@@ -3,7 +3,7 @@ import { Annotations } from '../../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
 import type { ImageStream } from '../../../src/apis/imagestream.js';
 import { WorkQueue } from '../../../src/controller/workqueue.js';
-import type { EventSource } from '../../../src/deploymentconfig/controller.js';
+import type { EventSource } from '../../../src/controller/ports.js';
 import { syncDeploymentConfig, type DeploymentConfigSyncDeps } from '../../../src/deploymentconfig/sync.js';
 import { wireImageTriggerController } from '../../../src/image/controller.js';
 import { tagResolverFor } from '../../../src/image/resolve.js';

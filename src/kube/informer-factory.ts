@@ -1,0 +1,107 @@
+/**
+ * Informers from one description of what to cache (client-go's SharedInformerFactory, small):
+ * the resource (group, version, plural), the namespace (or all) and the label selector. The
+ * watch path and the list call are both derived from that description here, so they cannot
+ * select different objects, and the namespaced-or-cluster choice is made once.
+ *
+ * Controllers ask the factory for the informers they need; `start()` starts exactly those, so a
+ * disabled controller costs no cache.
+ */
+import type { CoreV1Api, CustomObjectsApi, KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { ResourceDescription } from '../apis/resources.js';
+import type { InformerSource } from '../controller/ports.js';
+import { createInformer, stripManagedFields, type Informer, type ListResult, type WatchLike } from './informer.js';
+
+export interface InformerFactoryOptions {
+  /** Scope of every informer; undefined means all namespaces. */
+  readonly namespace?: string;
+  /** Period of the synthetic update for every cached object; 0 disables. */
+  readonly resyncMs: number;
+  readonly log: Logger;
+  /** Seam for unit tests. */
+  readonly watch?: WatchLike;
+}
+
+/** The list calls the factory needs (the typed clients of src/kube/clients.ts). */
+export interface ListClients {
+  readonly core: Pick<CoreV1Api,
+    'listNamespacedReplicationController' | 'listReplicationControllerForAllNamespaces' | 'listNamespacedPod' | 'listPodForAllNamespaces'>;
+  readonly customObjects: Pick<CustomObjectsApi, 'listNamespacedCustomObject' | 'listClusterCustomObject'>;
+}
+
+/** The collection path a watch of `resource` in `namespace` (undefined: all) opens. */
+export function collectionPath(resource: ResourceDescription, namespace: string | undefined): string {
+  const prefix = resource.group === '' ? `/api/${resource.version}` : `/apis/${resource.group}/${resource.version}`;
+  return namespace ? `${prefix}/namespaces/${namespace}/${resource.plural}` : `${prefix}/${resource.plural}`;
+}
+
+/** The list call matching `collectionPath(resource, namespace)` with the same selector. */
+export function listFor<T>(clients: ListClients, resource: ResourceDescription, namespace: string | undefined): () => Promise<ListResult<T>> {
+  const labelSelector = resource.labelSelector;
+  const { group, version, plural } = resource;
+  if (group !== '') {
+    return async () => (await (namespace
+      ? clients.customObjects.listNamespacedCustomObject({ group, version, plural, namespace, labelSelector })
+      : clients.customObjects.listClusterCustomObject({ group, version, plural, labelSelector }))) as ListResult<T>;
+  }
+  switch (plural) {
+    case 'replicationcontrollers':
+      return async () => (await (namespace
+        ? clients.core.listNamespacedReplicationController({ namespace, labelSelector })
+        : clients.core.listReplicationControllerForAllNamespaces({ labelSelector }))) as unknown as ListResult<T>;
+    case 'pods':
+      return async () => (await (namespace
+        ? clients.core.listNamespacedPod({ namespace, labelSelector })
+        : clients.core.listPodForAllNamespaces({ labelSelector }))) as unknown as ListResult<T>;
+    default:
+      throw new Error(`no list call for core resource "${plural}"`);
+  }
+}
+
+/** Creates each described informer once and starts and stops the ones that were asked for. */
+export class InformerFactory implements InformerSource {
+  private readonly informers = new Map<string, Informer<KubernetesObject>>();
+
+  constructor(
+    private readonly kc: KubeConfig,
+    private readonly clients: ListClients,
+    private readonly opts: InformerFactoryOptions,
+  ) {}
+
+  /**
+   * The informer for `resource` (the same one for the same description). `indexers` can only be
+   * given by the first request: the composition asks for an indexed informer before the
+   * controllers that share it.
+   */
+  informerFor<T>(resource: ResourceDescription, opts: { indexers?: Record<string, (obj: T) => string[]> } = {}): Informer<T & KubernetesObject> {
+    const path = collectionPath(resource, this.opts.namespace);
+    const key = `${path}?${resource.labelSelector ?? ''}`;
+    let informer = this.informers.get(key);
+    if (informer && opts.indexers) throw new Error(`informer for ${key} already exists: indexers must come with the first request`);
+    if (!informer) {
+      informer = createInformer<KubernetesObject>(this.kc, {
+        path,
+        labelSelector: resource.labelSelector,
+        list: listFor<KubernetesObject>(this.clients, resource, this.opts.namespace),
+        resyncMs: this.opts.resyncMs,
+        // managedFields are never read and cost memory on every cached object.
+        transform: stripManagedFields,
+        indexers: opts.indexers as Record<string, (obj: KubernetesObject) => string[]> | undefined,
+        log: this.opts.log.child({ informer: resource.plural }),
+        watch: this.opts.watch,
+      });
+      this.informers.set(key, informer);
+    }
+    return informer as Informer<T & KubernetesObject>;
+  }
+
+  /** Starts every informer asked for so far; resolves once all have listed. */
+  async start(): Promise<void> {
+    await Promise.all([...this.informers.values()].map((i) => i.start()));
+  }
+
+  stop(): void {
+    for (const i of this.informers.values()) i.stop();
+  }
+}

@@ -1,0 +1,42 @@
+/**
+ * What `dcctl controller` is configured with, beside src/manager.ts that it configures. Kept in
+ * its own module without runtime imports so the CLI can parse flags into it without loading the
+ * controllers.
+ */
+import type { V1EnvVar, V1Toleration } from '@kubernetes/client-node';
+
+/** Flags of `dcctl controller`. */
+export interface ManagerOptions {
+  readonly kubeconfig?: string;
+  readonly context?: string;
+  /** Watch scope; undefined means all namespaces. */
+  readonly namespace?: string;
+  /** Concurrent syncs per controller. */
+  readonly workers: number;
+  readonly deployerImage: string;
+  /** Command of deployer pods; undefined leaves the image ENTRYPOINT in charge. */
+  readonly deployerCommand?: string[];
+  readonly deployerServiceAccount: string;
+  /** Added to every deployer container unless the strategy's customParams set the name. */
+  readonly deployerEnvironment: readonly V1EnvVar[];
+  /** Added to the node selector of deployer pods; the RC template's keys win. */
+  readonly deployerNodeSelector?: Readonly<Record<string, string>>;
+  /** Added to the tolerations of deployer pods after the template's. */
+  readonly deployerTolerations?: readonly V1Toleration[];
+  /** Create the deployer service account and role binding in a namespace on first use. */
+  readonly manageDeployerAccess: boolean;
+  readonly enableDcController: boolean;
+  readonly enableDeployerController: boolean;
+  /** Run the image trigger controller (needs the ImageStream CRD). */
+  readonly enableImageTriggerController: boolean;
+  readonly leaderElect: boolean;
+  readonly leaderElectionNamespace?: string;
+  readonly metricsBindAddress: string;
+  /** Seconds between informer resyncs (OpenShift's controllers: 600). */
+  readonly resyncSeconds: number;
+  readonly logLevel: string;
+  readonly logFormat: 'json' | 'pretty';
+}
+
+export const DefaultDeployerImage = 'ghcr.io/deploymentconfig-controller/dcctl:latest';
+export const DefaultResyncSeconds = 10 * 60;
