@@ -34,6 +34,7 @@ import type {
   Clock, DeploymentConfigClient, EventClient, EventRecorder, InvolvedObject, Lister, PatchType, PodClient,
   PropagationPolicy, ReplicationControllerClient,
 } from '../../src/controller/ports.js';
+import { FakeClock } from './clock.js';
 
 // ---------------------------------------------------------------------------------------------
 // Errors shaped like the kube layer's normalised ApiError.
@@ -51,22 +52,7 @@ export const serverError = (detail = 'internal error'): ApiError => new ApiError
 // ---------------------------------------------------------------------------------------------
 // Clock, actions, reactors.
 
-/** A settable clock; starts at 2024-01-01T00:00:00Z unless told otherwise. */
-export class FakeClock implements Clock {
-  private current: Date;
-  constructor(start: Date | string = '2024-01-01T00:00:00Z') {
-    this.current = new Date(start);
-  }
-  now(): Date {
-    return new Date(this.current);
-  }
-  set(to: Date | string): void {
-    this.current = new Date(to);
-  }
-  advance(ms: number): void {
-    this.current = new Date(this.current.getTime() + ms);
-  }
-}
+export { FakeClock } from './clock.js';
 
 export type Verb = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete';
 

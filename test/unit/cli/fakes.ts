@@ -3,13 +3,13 @@
  * exact requests a command sends, and apply merge patches so follow-up reads see the result.
  */
 import type { V1Pod, V1PodTemplateSpec, V1ReplicationController, V1Scale } from '@kubernetes/client-node';
-import { Annotations, CancelledTrue, Labels } from '../../../src/apis/constants.js';
+import { Annotations } from '../../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
-import { encodeDeploymentConfig } from '../../../src/apis/encoded.js';
 import { ApiError } from '../../../src/controller/errors.js';
 import type { DeploymentConfigClient, PatchType, PodClient, ReplicationControllerClient } from '../../../src/controller/ports.js';
 import { applyMergePatch } from '../../../src/cli/merge-patch.js';
 import type { CliContext } from '../../../src/cli/ports.js';
+import { rcFor } from '../../support/builders.js';
 
 export const NS = 'ns1';
 
@@ -162,27 +162,13 @@ export function makeDc(name = 'web', opts: Partial<{ latestVersion: number; paus
   };
 }
 
-/** An RC for version `version` of `dc`, encoding `dc` with the given image. */
+/** The RC for version `version` of `dc` as the controller makes it, with the given image and phase. */
 export function makeRc(dc: DeploymentConfig, version: number, phase: string, opts: Partial<{ image: string; reason: string; cancelled: boolean; created: Date }> = {}): V1ReplicationController {
-  const name = `${dc.metadata.name}-${version}`;
   const snapshot = structuredClone(dc);
   snapshot.spec.template = template(opts.image ?? `nginx:${version}`);
-  snapshot.status = { ...snapshot.status, latestVersion: version };
-  const annotations: Record<string, string> = {
-    [Annotations.DeploymentConfig]: dc.metadata.name as string,
-    [Annotations.LatestVersion]: String(version),
-    [Annotations.Phase]: phase,
-    [Annotations.EncodedConfig]: encodeDeploymentConfig(snapshot),
-  };
-  if (opts.reason !== undefined) annotations[Annotations.StatusReason] = opts.reason;
-  if (opts.cancelled) annotations[Annotations.Cancelled] = CancelledTrue;
-  const tpl = template(opts.image ?? `nginx:${version}`, { app: 'web', deployment: name, deploymentconfig: dc.metadata.name as string });
-  return {
-    metadata: {
-      name, namespace: NS, annotations,
-      labels: { [Labels.DeploymentConfig]: dc.metadata.name as string },
-      creationTimestamp: (opts.created ?? new Date(NOW.getTime() - 5 * 60_000)).toISOString() as unknown as Date,
-    },
-    spec: { replicas: 0, template: tpl },
-  };
+  return rcFor(snapshot, version, {
+    phase, reason: opts.reason, cancelled: opts.cancelled, defaulted: false,
+    created: opts.created ?? new Date(NOW.getTime() - 5 * 60_000),
+    mutate: (rc) => { delete rc.metadata!.annotations![Annotations.StatusReason]; if (opts.reason !== undefined) rc.metadata!.annotations![Annotations.StatusReason] = opts.reason; },
+  });
 }

@@ -68,7 +68,7 @@ describe('rollout history', () => {
   it('prints the pod template of one revision', async () => {
     const t = setup();
     await rolloutHistory(t.ctx, { name: 'web', revision: 2 });
-    expect(t.out.text).toMatch(/^deploymentconfig\.apps\.openshift\.io\/web with revision #2\nPod Template:\n  Labels:\tapp=web\n\tdeployment=web-2\n\tdeploymentconfig=web\n  Containers:\n   web:\n    Image:\tnginx:2\n/);
+    expect(t.out.text).toMatch(/^deploymentconfig\.apps\.openshift\.io\/web with revision #2\nPod Template:\n  Labels:\tapp=web\n\tdeployment=web-2\n\tdeploymentconfig=web\n  Annotations:\topenshift.io\/deployment-config.latest-version: 2\n\topenshift.io\/deployment-config.name: web\n\topenshift.io\/deployment.name: web-2\n  Containers:\n   web:\n    Image:\tnginx:2\n/);
   });
 
   it('fails for an unknown revision', async () => {

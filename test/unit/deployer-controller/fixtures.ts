@@ -2,7 +2,7 @@
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, Labels } from '../../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
-import { encodeDeploymentConfig } from '../../../src/apis/encoded.js';
+import { rcFor } from '../../support/builders.js';
 
 export function okDeploymentConfig(version = 1, mutate?: (dc: DeploymentConfig) => void): DeploymentConfig {
   const dc: DeploymentConfig = {
@@ -25,34 +25,12 @@ export function okDeploymentConfig(version = 1, mutate?: (dc: DeploymentConfig) 
   return dc;
 }
 
-/** The RC of `dc`'s latest version, phase `New`, created at `createdAt`. */
+/** The RC of `dc`'s latest version as the DC controller makes it: phase `New`, created at `createdAt`. */
 export function makeDeployment(dc: DeploymentConfig, createdAt: Date, mutate?: (rc: V1ReplicationController) => void): V1ReplicationController {
-  const version = dc.status?.latestVersion ?? 0;
-  const name = `${dc.metadata.name}-${version}`;
-  const rc: V1ReplicationController = {
-    metadata: {
-      name,
-      namespace: dc.metadata.namespace,
-      uid: 'rc-uid',
-      resourceVersion: '100',
-      creationTimestamp: createdAt,
-      labels: { [Labels.DeploymentConfig]: dc.metadata.name! },
-      annotations: {
-        [Annotations.DeploymentConfig]: dc.metadata.name!,
-        [Annotations.EncodedConfig]: encodeDeploymentConfig(dc),
-        [Annotations.Phase]: 'New',
-        [Annotations.LatestVersion]: String(version),
-        [Annotations.DesiredReplicas]: String(dc.spec.replicas ?? 1),
-        [Annotations.DeploymentReplicas]: '0',
-      },
-    },
-    spec: {
-      replicas: 0,
-      selector: { ...dc.spec.selector, deploymentconfig: dc.metadata.name!, deployment: name },
-      template: structuredClone(dc.spec.template),
-    },
-  };
-  mutate?.(rc);
+  const rc = rcFor(dc, dc.status?.latestVersion ?? 0, {
+    phase: 'New', created: createdAt, uid: 'rc-uid', resourceVersion: '100', defaulted: false, mutate,
+  });
+  delete rc.status;
   return rc;
 }
 

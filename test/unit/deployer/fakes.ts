@@ -6,62 +6,17 @@
 import type { CoreV1Event, V1Pod, V1ReplicationController, V1Scale } from '@kubernetes/client-node';
 import { Annotations, ApiVersion, Kind, Labels } from '../../../src/apis/constants.js';
 import type { DeploymentConfig, DeploymentStrategy } from '../../../src/apis/deploymentconfig.js';
-import { encodeDeploymentConfig } from '../../../src/apis/encoded.js';
 import { ApiError } from '../../../src/controller/errors.js';
 import type { EventClient, PodClient, ReplicationControllerClient } from '../../../src/controller/ports.js';
 import type {
-  DeployerClock, DeployerDeps, PodLogs, PodWatcher, Predicate, RcApplier, RcWatcher,
+  DeployerDeps, PodLogs, PodWatcher, Predicate, RcApplier, RcWatcher,
 } from '../../../src/deployer/ports.js';
 import { WaitTimeoutError, WatchedObjectDeletedError } from '../../../src/deployer/ports.js';
 import { deployerPodNameFor } from '../../../src/util/naming.js';
+import { FakeClock } from '../../support/clock.js';
+import { rcFor } from '../../support/builders.js';
 
-/** Virtual time that advances to the next timer once all microtasks have drained. */
-export class FakeClock implements DeployerClock {
-  private t: number;
-  private seq = 0;
-  private timers: { at: number; seq: number; fn: () => void; cancelled: boolean }[] = [];
-  private scheduled = false;
-
-  constructor(start = Date.parse('2024-01-01T00:00:00Z')) {
-    this.t = start;
-  }
-
-  now(): Date {
-    return new Date(this.t);
-  }
-
-  elapsedSince(start: number): number {
-    return this.t - start;
-  }
-
-  sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => this.setTimer(ms, resolve));
-  }
-
-  setTimer(ms: number, fn: () => void): () => void {
-    const timer = { at: this.t + Math.max(0, ms), seq: this.seq++, fn, cancelled: false };
-    this.timers.push(timer);
-    this.schedule();
-    return () => {
-      timer.cancelled = true;
-    };
-  }
-
-  private schedule(): void {
-    if (this.scheduled) return;
-    this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      this.timers = this.timers.filter((x) => !x.cancelled);
-      this.timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
-      const next = this.timers.shift();
-      if (!next) return;
-      this.t = Math.max(this.t, next.at);
-      next.fn();
-      if (this.timers.length > 0) this.schedule();
-    });
-  }
-}
+export { FakeClock } from '../../support/clock.js';
 
 /** A WritableStream that collects text. */
 export class Output {
@@ -504,31 +459,15 @@ export function addRcFor(
   version: number,
   opts: { phase?: string; replicas?: number; desired?: number | null; annotations?: Record<string, string> } = {},
 ): V1ReplicationController {
-  const name = `${dc.metadata.name}-${version}`;
-  const selector = { ...(dc.spec.selector ?? {}), deploymentconfig: dc.metadata.name!, deployment: name };
-  const annotations: Record<string, string> = {
-    [Annotations.DeploymentConfig]: dc.metadata.name!,
-    [Annotations.EncodedConfig]: encodeDeploymentConfig({ ...dc, status: { latestVersion: version } }),
-    [Annotations.Phase]: opts.phase ?? 'Running',
-    [Annotations.LatestVersion]: String(version),
-    [Annotations.DeployerPod]: deployerPodNameFor(name),
-    ...(opts.annotations ?? {}),
-  };
-  if (opts.desired !== null) annotations[Annotations.DesiredReplicas] = String(opts.desired ?? dc.spec.replicas ?? 0);
-  const rc = cluster.addRc({
-    apiVersion: 'v1',
-    kind: 'ReplicationController',
-    metadata: { name, namespace: NS, labels: { [Labels.DeploymentConfig]: dc.metadata.name! }, annotations },
-    spec: {
-      replicas: opts.replicas ?? 0,
-      selector,
-      minReadySeconds: dc.spec.minReadySeconds,
-      template: {
-        metadata: { labels: selector },
-        spec: structuredClone(dc.spec.template!.spec!),
-      },
-    },
-  });
+  const made = rcFor(dc, version, { phase: opts.phase ?? 'Running', replicas: opts.replicas ?? 0, defaulted: false });
+  const name = made.metadata!.name!;
+  const annotations = made.metadata!.annotations!;
+  annotations[Annotations.DeployerPod] = deployerPodNameFor(name);
+  if (opts.desired === null) delete annotations[Annotations.DesiredReplicas];
+  else annotations[Annotations.DesiredReplicas] = String(opts.desired ?? dc.spec.replicas ?? 0);
+  Object.assign(annotations, opts.annotations ?? {});
+  delete made.status;
+  const rc = cluster.addRc(made);
   cluster.addPod({
     metadata: { name: deployerPodNameFor(name), namespace: NS, labels: { [Labels.DeployerPodFor]: name } },
     spec: { containers: [{ name: 'deployment', image: 'deployer' }] },

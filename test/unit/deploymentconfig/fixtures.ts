@@ -3,10 +3,8 @@
  * a `sync` shortcut over a FakeCluster.
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
-import { Annotations, CancelledTrue, type DeploymentPhase } from '../../../src/apis/constants.js';
+import { Annotations, type DeploymentPhase } from '../../../src/apis/constants.js';
 import type { DeploymentConfig, DeploymentTriggerPolicy } from '../../../src/apis/deploymentconfig.js';
-import { applyDefaults } from '../../../src/apps/defaults.js';
-import { makeDeployment } from '../../../src/deploymentconfig/make-deployment.js';
 import { syncDeploymentConfig } from '../../../src/deploymentconfig/sync.js';
 import type { FakeCluster } from '../../support/fakes.js';
 
@@ -55,30 +53,7 @@ export const imageTrigger = (name: string, containers: string[], lastTriggeredIm
   imageChangeParams: { automatic, containerNames: containers, from: { kind: 'ImageStreamTag', name }, ...(lastTriggeredImage ? { lastTriggeredImage } : {}) },
 });
 
-export interface RcOptions {
-  phase?: DeploymentPhase;
-  replicas?: number;
-  statusReplicas?: number;
-  available?: number;
-  ready?: number;
-  cancelled?: boolean;
-}
-
-/** The RC the controller makes for `dc` at `version`, moved to `phase` with the given replicas. */
-export function rcFor(dc: DeploymentConfig, version: number, o: RcOptions = {}): V1ReplicationController {
-  const at = applyDefaults(dc);
-  at.status = { ...(at.status ?? {}), latestVersion: version, details: { message: 'config change', causes: [{ type: 'ConfigChange' }] } };
-  const rc = makeDeployment(at);
-  rc.metadata!.annotations![Annotations.Phase] = o.phase ?? 'Complete';
-  if (o.cancelled) rc.metadata!.annotations![Annotations.Cancelled] = CancelledTrue;
-  rc.spec!.replicas = o.replicas ?? 0;
-  rc.status = {
-    replicas: o.statusReplicas ?? o.replicas ?? 0,
-    availableReplicas: o.available ?? o.statusReplicas ?? o.replicas ?? 0,
-    readyReplicas: o.ready ?? o.available ?? o.statusReplicas ?? o.replicas ?? 0,
-  };
-  return rc;
-}
+export { rcFor, type RcOptions } from '../../support/builders.js';
 
 /** One sync of `ns/app`. */
 export const sync = (f: FakeCluster, key = KEY): Promise<void> => syncDeploymentConfig(f, key);
