@@ -6,7 +6,7 @@
 # get `dcctl deploy` through the shim in /usr/local/bin.
 
 # ---- build: compile TypeScript, then drop dev dependencies
-FROM node:24-bookworm-slim AS build
+FROM node:26-bookworm-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
@@ -17,7 +17,7 @@ RUN npm run build \
  && npm prune --omit=dev --no-audit --no-fund
 
 # ---- runtime
-FROM node:24-bookworm-slim
+FROM node:26-bookworm-slim
 ENV NODE_ENV=production
 WORKDIR /app
 COPY --from=build /src/package.json ./package.json
