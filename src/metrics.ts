@@ -1,6 +1,6 @@
 /**
- * Prometheus metrics: work queues, syncs, API errors, and OpenShift's rollout metrics (semantics
- * §3.13, same names) computed from the RC cache at scrape time.
+ * Prometheus metrics: work queues, syncs, API errors, and OpenShift's rollout metrics (design.md
+ * §4.11, same names) computed from the RC cache at scrape time.
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';

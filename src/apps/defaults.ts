@@ -1,5 +1,5 @@
 /**
- * The conditional defaults of openshift-apiserver `apps/v1/defaults.go` (§1.8) that an OpenAPI
+ * The conditional defaults of openshift-apiserver `apps/v1/defaults.go` (§2.2) that an OpenAPI
  * schema cannot express. A CRD has no defaulting hook that sees the whole object, so every
  * controller applies these whenever it reads a DC; the result is what OpenShift would have stored.
  */

@@ -1,4 +1,4 @@
-/** Pure formatting for `rollout history` (oc's DeploymentConfigHistoryViewer, semantics §8.4). */
+/** Pure formatting for `rollout history` (oc's DeploymentConfigHistoryViewer, design.md §9.4). */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../apis/constants.js';
 import { byVersionAsc, phaseOf, versionOf } from '../apps/index.js';

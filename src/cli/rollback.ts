@@ -1,6 +1,6 @@
 /**
- * Client-side rollback generation: OpenShift's `deploymentconfigs/rollback` endpoint (semantics
- * §7.1) has no CRD equivalent, so the CLI computes the rolled-back DC itself from the target
+ * Client-side rollback generation: OpenShift's `deploymentconfigs/rollback` endpoint (design.md
+ * §8.1) has no CRD equivalent, so the CLI computes the rolled-back DC itself from the target
  * RC's encoded config. Pure: callers fetch the DC and the RC.
  */
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
@@ -28,7 +28,7 @@ export function invalidRollback(name: string, reason: string): CliError {
 }
 
 /**
- * Step 3–4 of §7.1: validates the request against the current DC and returns the RC name to
+ * Step 3–4 of §8.1: validates the request against the current DC and returns the RC name to
  * roll back to. Throws CliError with the endpoint's messages.
  */
 export function rollbackTarget(current: DeploymentConfig, revision: number): string {
@@ -42,7 +42,7 @@ export function rollbackTarget(current: DeploymentConfig, revision: number): str
 }
 
 /**
- * Step 7 of §7.1 (`GenerateRollback`): a deep copy of `from` with the selected parts of `to`,
+ * Step 7 of §8.1 (`GenerateRollback`): a deep copy of `from` with the selected parts of `to`,
  * every ImageChange trigger set to `automatic: false`, and `status.latestVersion + 1`.
  */
 export function generateRollback(from: DeploymentConfig, to: DeploymentConfig, spec: RollbackSpec): DeploymentConfig {

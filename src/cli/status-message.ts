@@ -1,5 +1,5 @@
 /**
- * oc's DeploymentConfigStatusViewer (semantics §8.5) as a pure function, with one change this
+ * oc's DeploymentConfigStatusViewer (design.md §9.5) as a pure function, with one change this
  * project needs: a CRD does not bump `metadata.generation` when `status.latestVersion` moves
  * (instantiate), so the Progressing condition may still describe the PREVIOUS rollout for a
  * moment. When the caller has looked up the latest RC, its phase decides instead of the
@@ -48,7 +48,7 @@ export function rolloutStatus(
   const cond = (status.conditions ?? []).find((c) => c.type === ConditionType.Progressing);
   if ((dc.metadata.generation ?? 0) <= (status.observedGeneration ?? 0)) {
     if (latestRc) {
-      // The RC phase is what the controller derives the condition from (§3.10); reading it
+      // The RC phase is what the controller derives the condition from (§4.9); reading it
       // directly cannot describe an older rollout.
       const rcName = latestRc.metadata?.name ?? '';
       if (phaseOf(latestRc) === Phase.Complete) return { message: `replication controller "${rcName}" successfully rolled out`, done: true };

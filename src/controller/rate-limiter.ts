@@ -104,7 +104,7 @@ export class MaxOfRateLimiter implements RateLimiter {
 
 /**
  * The default controller rate limiter used by OpenShift's DC and deployer controllers
- * (semantics §3.1): max(per-item 5 ms·2^n capped at 1000 s, bucket 10 qps / burst 100).
+ * (design.md §4.1): max(per-item 5 ms·2^n capped at 1000 s, bucket 10 qps / burst 100).
  */
 export function defaultControllerRateLimiter(now?: NowMs): RateLimiter {
   return new MaxOfRateLimiter(new ItemExponentialFailureRateLimiter(5, 1_000_000), new BucketRateLimiter(10, 100, now));

@@ -1,6 +1,6 @@
 /**
  * Worker loop and retry policy shared by both controllers (OpenShift `worker`/`work`/`handleErr`,
- * semantics §3.12 and §4.4): N workers take keys from the queue, call `sync`, and decide from the
+ * design.md §4.10 and §5.4): N workers take keys from the queue, call `sync`, and decide from the
  * error's type whether to forget, requeue with backoff, or drop the key.
  */
 import type { Logger } from 'pino';

@@ -1,5 +1,5 @@
 /**
- * Wiring of the deployer controller (semantics §4.1): RC adds, resyncs and updates that change
+ * Wiring of the deployer controller (design.md §5.1): RC adds, resyncs and updates that change
  * what the sync reads (rcChangeMattersToDeployer) enqueue RCs that carry the
  * `openshift.io/deployment-config.name` annotation; pod updates and deletes enqueue the RC
  * named by the pod's `openshift.io/deployment.name` annotation (deployer, hook and application

@@ -1,6 +1,6 @@
 /**
  * The deployer pod manifest (`makeDeployerPod`, openshift-controller-manager
- * `pkg/apps/deployer/deployer_controller.go`). Semantics reference §2.3.
+ * `pkg/apps/deployer/deployer_controller.go`). design.md §3.3.
  */
 import type { V1Container, V1EnvVar, V1Pod, V1ReplicationController, V1Toleration } from '@kubernetes/client-node';
 import { Annotations, Defaults, Labels } from '../apis/constants.js';

@@ -1,6 +1,6 @@
 /**
  * The deployer controller's sync (`handle(rc, willBeDropped)` of openshift-controller-manager
- * `pkg/apps/deployer/deployer_controller.go`), semantics reference §4.3: it drives an RC's
+ * `pkg/apps/deployer/deployer_controller.go`), design.md §5.3: it drives an RC's
  * `openshift.io/deployment.phase` from the state of its deployer pod.
  */
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
@@ -106,7 +106,7 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
     if (next === Phase.Complete && cancelled) {
       // The pod won the race with the cancellation. OpenShift intends to drop the cancel
       // annotations here but (since 2018) edits an object it never writes, leaving a Complete RC
-      // marked cancelled; this removes them from what is written (reference §9.1 item 1).
+      // marked cancelled; this removes them from what is written (design.md §10.1 item 1).
       delete updated[Annotations.Cancelled];
       delete updated[Annotations.StatusReason];
       cancelled = false;

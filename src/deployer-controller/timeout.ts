@@ -9,7 +9,7 @@ import type { DeploymentConfig } from '../apis/deploymentconfig.js';
  * The strategy's `timeoutSeconds`: Rolling → `rollingParams.timeoutSeconds`, Recreate →
  * `recreateParams.timeoutSeconds` (each 600 when unset), Custom → 600, any other type → 0 (no
  * timeout). An encoded config may predate defaulting, so an absent type means Rolling, as the
- * API server's defaulting makes it (§1.8). A non-numeric value counts as unset.
+ * API server's defaulting makes it (§2.2). A non-numeric value counts as unset.
  */
 export function rolloutTimeoutSeconds(config: DeploymentConfig): number {
   const strategy = config.spec?.strategy;

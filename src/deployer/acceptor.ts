@@ -1,6 +1,6 @@
 /**
  * The acceptance check of Recreate rollouts and first Rolling rollouts (oc
- * `support/acceptor.go`, semantics reference §5.5).
+ * `support/acceptor.go`, design.md §6.5).
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { isNotFound } from '../controller/errors.js';

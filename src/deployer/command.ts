@@ -1,6 +1,6 @@
 /**
  * `dcctl deploy`: the process that runs inside the deployer pod (OpenShift's `openshift-deploy`,
- * semantics reference §5.1). Reads the RC name and namespace from flags or from the
+ * design.md §6.1). Reads the RC name and namespace from flags or from the
  * OPENSHIFT_DEPLOYMENT_NAME/OPENSHIFT_DEPLOYMENT_NAMESPACE variables the deployer pod gets.
  */
 import { loadKubeConfig } from '../kube/client.js';

@@ -1,6 +1,6 @@
 /**
- * The deployer process's common steps (oc `pkg/cli/deployer/deployer.go`, semantics reference
- * §5.2): find `from`, clean up older RCs, then hand over to the strategy.
+ * The deployer process's common steps (oc `pkg/cli/deployer/deployer.go`, design.md
+ * §6.2): find `from`, clean up older RCs, then hand over to the strategy.
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../apis/constants.js';
@@ -43,7 +43,7 @@ function strategyFor(config: DeploymentConfig, ctx: StrategyContext): Deployment
     case 'Rolling':
       return new RollingStrategy(ctx, new RecreateStrategy(ctx));
     default:
-      // Custom rollouts are the custom image's job; the built-in deployer refuses them (§5.11).
+      // Custom rollouts are the custom image's job; the built-in deployer refuses them (§6.7).
       throw new Error(`unsupported strategy type: ${type ?? ''}`);
   }
 }

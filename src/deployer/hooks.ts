@@ -1,5 +1,5 @@
 /**
- * Lifecycle hooks (oc `support/lifecycle.go`, semantics reference §2.4, §5.6): runs a hook in a
+ * Lifecycle hooks (oc `support/lifecycle.go`, design.md §3.4, §6.6): runs a hook in a
  * new pod derived from a template container, follows it to completion, streams its log, and
  * applies the hook's failure policy.
  */
@@ -216,7 +216,7 @@ export function newHookExecutor(deps: DeployerDeps, events: DeployerEvents, out:
   };
 
   /**
-   * tagImages (§5.6): the image of each named container is tagged into `to` (an ImageStreamTag,
+   * tagImages (§6.6): the image of each named container is tagged into `to` (an ImageStreamTag,
    * here the spec tag of an ImageStream, created if absent). Errors are aggregated.
    */
   const executeTagImages = async (tags: TagImageHook[], rc: V1ReplicationController, label: HookLabel): Promise<void> => {

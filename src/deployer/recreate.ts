@@ -1,5 +1,5 @@
 /**
- * The Recreate strategy (oc `strategy/recreate/recreate.go`, semantics reference §5.3). Also the
+ * The Recreate strategy (oc `strategy/recreate/recreate.go`, design.md §6.3). Also the
  * delegate of the Rolling strategy for first rollouts.
  */
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';

@@ -1,6 +1,6 @@
 /**
  * The rolling updater: kubectl's old `rolling-update` algorithm as vendored by oc
- * (`strategy/rolling/rolling_updater.go`, semantics reference §5.4). Moves replicas from an old
+ * (`strategy/rolling/rolling_updater.go`, design.md §6.4). Moves replicas from an old
  * RC to a new one within the surge/unavailability fenceposts.
  */
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';

@@ -1,5 +1,5 @@
 /**
- * The Rolling strategy (oc `strategy/rolling/rolling.go`, semantics reference §5.4). A first
+ * The Rolling strategy (oc `strategy/rolling/rolling.go`, design.md §6.4). A first
  * rollout (no Complete RC yet) goes through the Recreate path with an "all pods available"
  * acceptor; later rollouts run the rolling updater.
  */

@@ -1,6 +1,6 @@
 /**
  * Scaling ReplicationControllers through the `replicationcontrollers/scale` subresource, in the
- * two flavours the deployer uses; they differ on purpose (semantics reference §5.3, §5.4):
+ * two flavours the deployer uses; they differ on purpose (design.md §6.3, §6.4):
  *
  * - `recreateScaleAndWait` (Recreate strategy, first rollouts): treats "status already at the
  *   target" as done, retries admission warm-up errors, and IGNORES the outcome of its wait.
@@ -95,7 +95,7 @@ export async function recreateScaleAndWait(
     try {
       await deps.rcWatcher.waitFor(namespace, name, (r) => statusReplicas(r) === replicas, timeoutMs, { recheckMs: 1000, notOlderThan: written });
     } catch {
-      // Deliberately ignored (semantics reference §9.1 #4).
+      // Deliberately ignored (design.md §10.1 item 4).
     }
   }
   return deps.rcs.get(namespace, name);

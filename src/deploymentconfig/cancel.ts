@@ -1,5 +1,5 @@
 /**
- * `cancelRunningRollouts` (§3.4): before the RC of a new version is created, every older
+ * `cancelRunningRollouts` (§4.4): before the RC of a new version is created, every older
  * non-terminal RC is marked cancelled, and the sync waits until they have all terminated.
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';

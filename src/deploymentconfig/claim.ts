@@ -1,5 +1,5 @@
 /**
- * ControllerRefManager semantics for a DC and its RCs (§3.3): adopt matching orphans, release
+ * ControllerRefManager semantics for a DC and its RCs (§4.3): adopt matching orphans, release
  * owned RCs whose labels no longer match, ignore RCs controlled by someone else.
  */
 import type { V1OwnerReference, V1ReplicationController } from '@kubernetes/client-node';

@@ -1,5 +1,5 @@
 /**
- * `cleanupOldDeployments` (§3.9): revision history pruning.
+ * `cleanupOldDeployments` (§4.8): revision history pruning.
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';

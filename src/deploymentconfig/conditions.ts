@@ -1,5 +1,5 @@
 /**
- * DC conditions (§3.10): `NewDeploymentCondition`, `SetDeploymentCondition`, `updateConditions`.
+ * DC conditions (§4.9): `NewDeploymentCondition`, `SetDeploymentCondition`, `updateConditions`.
  * Pure; the time comes from the caller's Clock.
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';

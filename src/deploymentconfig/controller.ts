@@ -1,5 +1,5 @@
 /**
- * Wiring of the DeploymentConfig controller (semantics §3.1): DC events enqueue the DC; RC update
+ * Wiring of the DeploymentConfig controller (design.md §4.1): DC events enqueue the DC; RC update
  * and delete events enqueue the DC named by the RC's `openshift.io/deployment-config.name`
  * annotation, if that DC is in the cache. RC adds are not handled, as in OpenShift: the DC's own
  * update after it bumps latestVersion drives the creation path.

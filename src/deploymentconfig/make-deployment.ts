@@ -1,5 +1,5 @@
 /**
- * `MakeDeployment` (library-go appsutil, §2.2): the RC for the DC's current latestVersion.
+ * `MakeDeployment` (library-go appsutil, §3.2): the RC for the DC's current latestVersion.
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, ApiVersion, Kind, Labels, Phase } from '../apis/constants.js';

@@ -1,6 +1,6 @@
 /**
  * Indexes of the RC cache for the DC controller: a sync claims only the RCs labelled for its DC
- * and the RCs its DC controls (§3.3), so it need not scan every RC of the namespace (with 1000
+ * and the RCs its DC controls (§4.3), so it need not scan every RC of the namespace (with 1000
  * DCs in one namespace, 3000 RCs on every sync).
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';

@@ -1,5 +1,5 @@
 /**
- * `reconcileDeployments` (§3.8): once the latest rollout is terminal, the active (last Complete)
+ * `reconcileDeployments` (§4.7): once the latest rollout is terminal, the active (last Complete)
  * RC follows `spec.replicas` and every other RC is scaled to 0 — the automatic fall-back after a
  * failed or cancelled rollout.
  */

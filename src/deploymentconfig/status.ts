@@ -1,5 +1,5 @@
 /**
- * `calculateStatus` / `updateStatus` (§3.10). The status is computed purely and written only when
+ * `calculateStatus` / `updateStatus` (§4.9). The status is computed purely and written only when
  * it differs, so an unchanged DC produces no write (and no watch event, and no hot loop).
  */
 import { ConditionReason, ConditionType } from '../apis/constants.js';

@@ -1,6 +1,6 @@
 /**
  * One reconciliation of one DeploymentConfig: OpenShift's `DeploymentConfigController.Handle`
- * (§3.2 steps 1–12), plus this project's instantiate requests and the WaitingForImages condition.
+ * (§4.2 steps 1–12), plus this project's instantiate requests and the WaitingForImages condition.
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
@@ -40,7 +40,7 @@ export interface DeploymentConfigSyncDeps {
   clock: Clock;
   log?: Logger;
   /**
-   * Resolves ImageStreamTags for instantiate requests with `latest` (§6.4 step 2). Undefined when
+   * Resolves ImageStreamTags for instantiate requests with `latest` (§7.3 step 2). Undefined when
    * the image trigger controller (and its ImageStream cache) is disabled: nothing is resolved.
    */
   resolveImageTag?: ImageTagResolver;
@@ -175,7 +175,7 @@ async function createDeployment(
   } catch (createErr) {
     let err: unknown = createErr;
     if (isAlreadyExists(createErr)) {
-      // §3.6: the cache may be stale, or an orphan with our name may be waiting to be adopted.
+      // §4.6: the cache may be stale, or an orphan with our name may be waiting to be adopted.
       let live: V1ReplicationController;
       try {
         live = await deps.rcClient.get(ns, rcName);
@@ -267,7 +267,7 @@ async function handleInstantiate(
 }
 
 /**
- * Instantiate with `latest` (the default), §6.4 step 2: resolves the image triggers (all of them
+ * Instantiate with `latest` (the default), §7.3 step 2: resolves the image triggers (all of them
  * when forced, as `rollout latest` does) into the containers and lastTriggeredImage with a spec
  * update of the STORED DC. Returns true when it wrote: the request is still unacknowledged, so
  * the sync that follows the update decides it on the updated DC (spec and status are separate

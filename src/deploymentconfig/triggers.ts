@@ -1,6 +1,6 @@
 /**
- * Deciding whether a DC needs a new rollout: the controller's `triggerActivated` (§3.5) and this
- * project's stand-in for the `instantiate` subresource (§6.4), read from an annotation.
+ * Deciding whether a DC needs a new rollout: the controller's `triggerActivated` (§4.5) and this
+ * project's stand-in for the `instantiate` subresource (§7.3), read from an annotation.
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, StatusReasons } from '../apis/constants.js';
@@ -154,7 +154,7 @@ function triggeredByDifferentImage(params: DeploymentTriggerImageChangeParams, p
   return match !== undefined && (match.lastTriggeredImage ?? '') !== (params.lastTriggeredImage ?? '');
 }
 
-/** Outcome of the instantiate rules (§6.4 steps 1 and 3–5). */
+/** Outcome of the instantiate rules (§7.3 steps 1 and 3–5). */
 export type InstantiateDecision =
   | { outcome: 'Triggered'; details: DeploymentDetails; message: string }
   | { outcome: 'NotTriggered' | 'Rejected'; message: string };
@@ -168,7 +168,7 @@ const causeMessage: Record<DeploymentCause['type'], string> = {
 /**
  * Decides an instantiate request (`canTrigger`). `decoded` is the DC encoded in the latest RC, or
  * the DC itself when latestVersion is 0. Image triggers count as resolved through their
- * lastTriggeredImage; `latest` resolution (§6.4 step 2) has already been written into the DC by
+ * lastTriggeredImage; `latest` resolution (§7.3 step 2) has already been written into the DC by
  * then (sync.ts `resolveLatestImages`).
  */
 export function decideInstantiate(dc: DeploymentConfig, decoded: DeploymentConfig, request: InstantiateRequest): InstantiateDecision {

@@ -1,5 +1,5 @@
 /**
- * Wiring of the image trigger controller (semantics §6.2): DC events re-index the DC's trigger
+ * Wiring of the image trigger controller (design.md §7.2): DC events re-index the DC's trigger
  * references and enqueue the DC; ImageStream events enqueue the stream (status tags) and exactly
  * the DCs whose triggers reference it.
  */

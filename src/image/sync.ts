@@ -1,7 +1,7 @@
 /**
  * The image trigger controller's syncs. Its queue holds two kinds of keys:
  * - `imagestream:<ns>/<name>`: recompute the stream's status tags from its spec (status.ts);
- * - `deploymentconfig:<ns>/<name>`: apply the DC's automatic ImageChange triggers (§6.2).
+ * - `deploymentconfig:<ns>/<name>`: apply the DC's automatic ImageChange triggers (§7.2).
  */
 import type { Logger } from 'pino';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';

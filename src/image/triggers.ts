@@ -1,5 +1,5 @@
 /**
- * Applying ImageChange triggers to a DC (semantics §6.2 and §6.4 step 2): OpenShift's DC reactor
+ * Applying ImageChange triggers to a DC (design.md §7.2 and §7.3 step 2): OpenShift's DC reactor
  * (`UpdateDeploymentConfigImages`) and the image part of `instantiate` with `latest=true`. Pure:
  * tags are resolved through an injected ImageTagResolver.
  *
@@ -69,7 +69,7 @@ export interface TriggerUpdate {
 }
 
 /**
- * The image trigger controller's DC reactor (§6.2): for every AUTOMATIC ImageStreamTag trigger,
+ * The image trigger controller's DC reactor (§7.2): for every AUTOMATIC ImageStreamTag trigger,
  * resolve its tag; unresolvable with no lastTriggeredImage yet → nothing is written at all
  * (`unresolved` lists them); unresolvable but resolved before → the last image is kept. Then
  * `lastTriggeredImage` and the named containers/init containers are set to the image. Paused DCs
@@ -108,7 +108,7 @@ export interface InstantiateResolveOptions {
 }
 
 /**
- * Instantiate with `latest=true`, step 2 of §6.4: each trigger (all of them when forced, else
+ * Instantiate with `latest=true`, step 2 of §7.3: each trigger (all of them when forced, else
  * only automatic ones of an unpaused DC) whose tag resolves to an image other than its
  * lastTriggeredImage gets that image in its containers and lastTriggeredImage. Unresolvable
  * triggers are skipped. Returns the updated copy, or undefined when nothing changed.

@@ -33,7 +33,7 @@ describe('Recreate strategy and lifecycle hooks (e2e)', () => {
     }
     const hookPods = (await dc.pods('openshift.io/deployer-pod-for.name=web-1'))
       .filter((p) => p.metadata?.labels?.['openshift.io/deployer-pod.type'] !== undefined);
-    // Hook pods get the RC as owner (set by the deployer controller, §4.7) so they go with it.
+    // Hook pods get the RC as owner (set by the deployer controller, §5.5) so they go with it.
     const rc1 = await dc.rc('web-1');
     for (const p of hookPods) expect(p.metadata?.ownerReferences).toEqual([expect.objectContaining({ kind: 'ReplicationController', name: 'web-1', uid: rc1?.metadata?.uid })]);
     expect(hookPods.map((p) => [p.metadata?.name, p.status?.phase]).sort()).toEqual([

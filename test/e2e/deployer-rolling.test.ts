@@ -118,7 +118,7 @@ describe('Rolling strategy and custom commands (e2e)', () => {
     await dc.waitForOnlyActive(1, 3);
 
     // A required node affinity no kwok node matches keeps the new pods Pending (unschedulable)
-    // forever. Not a nodeSelector: the deployer pod copies that one (§2.3) and would not run.
+    // forever. Not a nodeSelector: the deployer pod copies that one (§3.3) and would not run.
     dc.patch({ spec: { template: { spec: { affinity: unschedulable } } } });
     const running = await dc.waitForPhase('web-2', 'Running', 30_000);
     const startedAt = Date.now();

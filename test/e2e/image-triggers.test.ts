@@ -5,7 +5,7 @@ import type { ImageStream } from '../../src/apis/imagestream.js';
 import { dcManifest, useDeployerTestEnv } from '../support/dc.js';
 import { apis, dcctl, kubectl, waitFor } from '../support/kube.js';
 
-// ImageChange triggers on ImageStreamTags end to end (semantics §6.2, §6.4, §7, §5.6): the real
+// ImageChange triggers on ImageStreamTags end to end (design.md §7.2, §7.3, §8, §6.6): the real
 // controller (DC, deployer and image trigger controllers) against the local control plane, with
 // deployer and hook pods run by the process kubelet. Needs `npm run build`.
 
@@ -70,7 +70,7 @@ describe('ImageChange triggers (e2e)', () => {
     expect(await reason('web-2')).toBe('image change');
     expect((await getStream('web')).status?.tags?.[0]?.items?.map((i) => i.dockerImageReference)).toEqual(['registry.local/web:2', 'registry.local/web:1']);
 
-    // rollout undo (§7): back to revision 1's template with every image trigger made manual, so
+    // rollout undo (§8): back to revision 1's template with every image trigger made manual, so
     // moving the tag no longer rolls out.
     const undo = await run('rollout', 'undo', 'dc/web');
     expect(undo.code).toBe(0);

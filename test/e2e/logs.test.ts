@@ -49,7 +49,7 @@ describe('dcctl logs (e2e, real pods/log)', () => {
     await dc.create(dcManifest({ replicas: 1, strategy: withHooks('echo first') }));
     await dc.waitForPhase('web-1', 'Complete', 90_000);
 
-    // A strategy change alone is no config change (§6.1): change the image with it.
+    // A strategy change alone is no config change (§7.1): change the image with it.
     dc.patch({ spec: { strategy: withHooks('echo second-start; sleep 4; echo second-end') } });
     dc.setImage('registry.local/web:2');
     await dc.waitForLatestVersion(2);

@@ -45,7 +45,7 @@ spec:
       containers: [{name: web, image: "${image}", ports: [{containerPort: 8080}]}]
 `;
 
-// The deployer pods run as the `deployer` service account (semantics §2.3) with its own RBAC.
+// The deployer pods run as the `deployer` service account (design.md §3.3) with its own RBAC.
 const deployerRbac = `
 apiVersion: v1
 kind: ServiceAccount

@@ -90,7 +90,7 @@ describe('metrics, health endpoints and logs (real controller)', () => {
     expect(sample(body, 'dcctl_leader')).toBe(0);
     expect(sample(body, 'process_resident_memory_bytes')).toBeGreaterThan(0);
 
-    // OpenShift's names and labels (semantics §3.13).
+    // OpenShift's names and labels (design.md §4.11).
     expect(sample(body, 'openshift_apps_deploymentconfigs_complete_rollouts_total', { phase: 'available' })).toBe(2);
     expect(sample(body, 'openshift_apps_deploymentconfigs_complete_rollouts_total', { phase: 'failed' })).toBe(1);
     expect(sample(body, 'openshift_apps_deploymentconfigs_complete_rollouts_total', { phase: 'cancelled' })).toBe(0);

@@ -20,7 +20,7 @@ export interface DcOptions {
   strategy?: DeploymentStrategy;
   minReadySeconds?: number;
   test?: boolean;
-  /** Pod template node selector (copied to the deployer pod as well, semantics §2.3). */
+  /** Pod template node selector (copied to the deployer pod as well, design.md §3.3). */
   nodeSelector?: Record<string, string>;
   env?: Array<{ name: string; value: string }>;
   revisionHistoryLimit?: number;

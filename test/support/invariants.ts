@@ -2,10 +2,10 @@
  * A watcher that runs next to every deployer e2e test and checks the rollout invariants a user
  * relies on, from the pod and RC watch streams of one namespace:
  *
- * - a DeploymentConfig never has more than one unterminated deployer pod (semantics §3.4: a new
+ * - a DeploymentConfig never has more than one unterminated deployer pod (design.md §4.4: a new
  *   RC, hence a new deployer pod, only appears once every older rollout is terminal);
  * - an RC's phase annotation never moves backwards: New < Pending < Running < Complete | Failed,
- *   and a terminal phase is final (§4.2; only `rollout retry` may reset it, which these tests do
+ *   and a terminal phase is final (§5.2; only `rollout retry` may reset it, which these tests do
  *   not use unless they opt in).
  *
  * It also keeps a millisecond timeline of phase/replica/pod changes and lets a test subscribe to

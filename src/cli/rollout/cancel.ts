@@ -1,5 +1,5 @@
 /**
- * `rollout cancel` (semantics §8.2, oc `pkg/cli/rollout/cancel.go`).
+ * `rollout cancel` (design.md §9.2, oc `pkg/cli/rollout/cancel.go`).
  *
  * A paused DC adds the error "unable to cancel paused deployment <ns>/<dc>" but, as in oc,
  * processing continues. Every RC in New/Pending/Running is marked cancelled by the user

@@ -1,5 +1,5 @@
 /**
- * `rollout history [--revision N]` (semantics §8.4): a table of the DC's RCs, or the pod template
+ * `rollout history [--revision N]` (design.md §9.4): a table of the DC's RCs, or the pod template
  * of one revision. Output mirrors kubectl's: `<resource>/<name>` then the viewer's text.
  */
 import { getDc } from '../common.js';

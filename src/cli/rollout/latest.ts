@@ -1,5 +1,5 @@
 /**
- * `rollout latest` (semantics §8.1) over the annotation protocol of ../instantiate.ts.
+ * `rollout latest` (design.md §9.1) over the annotation protocol of ../instantiate.ts.
  *
  * 1. GET the DC; paused → "cannot deploy a paused deployment config".
  * 2. GET `<dc>-<latestVersion>`: present and not terminal → "#N is already in progress (<phase>).".

@@ -1,5 +1,5 @@
 /**
- * `rollout pause` / `rollout resume` (semantics §8.6): a merge patch of `spec.paused`, refused
+ * `rollout pause` / `rollout resume` (design.md §9.6): a merge patch of `spec.paused`, refused
  * when already in the requested state with kubectl's `<resource> "<name>" is already paused` text.
  */
 import { getDc } from '../common.js';

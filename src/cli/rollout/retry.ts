@@ -1,5 +1,5 @@
 /**
- * `rollout retry` (semantics §8.3, oc `pkg/cli/rollout/retry.go`): only the latest RC, only when
+ * `rollout retry` (design.md §9.3, oc `pkg/cli/rollout/retry.go`): only the latest RC, only when
  * Failed. Deletes its deployer and hook pods (grace 0), then resets the RC to New without the
  * cancelled flag and status reason, so the deployer controller starts over.
  */

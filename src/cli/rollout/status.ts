@@ -1,5 +1,5 @@
 /**
- * `rollout status [--revision N] [--watch] [--timeout]` (semantics §8.5). Each time the DC may
+ * `rollout status [--revision N] [--watch] [--timeout]` (design.md §9.5). Each time the DC may
  * have changed it re-reads the latest RC (to tell a stale Progressing condition from a finished
  * rollout, see ../status-message.ts) and, while the rollout runs, its hook pods, then prints
  * oc's message when it differs from the last one. Exit 0 when rolled out, 1 on failure or timeout.

@@ -1,9 +1,9 @@
 /**
- * `rollout undo [--to-revision N]` (semantics §7.1–§7.3), computed client-side because a CRD has
+ * `rollout undo [--to-revision N]` (design.md §8.1–§8.2), computed client-side because a CRD has
  * no rollback subresource.
  *
  * 1. GET the DC; paused → oc's "cannot rollback a paused config ..." refusal.
- * 2. Validate and pick the target RC (§7.1 steps 3–4); GET it and decode its encoded config.
+ * 2. Validate and pick the target RC (§8.1 steps 3–4); GET it and decode its encoded config.
  * 3. Generate the rolled-back DC (template only; automatic image triggers switched off).
  * 4. Dry run: print the pod template (or the DC with -o) and stop.
  * 5. ONE merge patch: the spec diff, the resourceVersion (so a concurrent edit conflicts

@@ -1,5 +1,5 @@
 /**
- * Multi-sync flows derived from OpenShift's extended deployment tests (landscape §4.3), limited to
+ * Multi-sync flows derived from OpenShift's extended deployment tests (OpenShift test/extended/deployments), limited to
  * what the DC controller decides; deployer behaviour is simulated with `deployerSets`.
  */
 import { describe, expect, it } from '@jest/globals';
@@ -253,7 +253,7 @@ describe('extended-test flows', () => {
   });
 });
 
-describe('RC creation failures (§3.6)', () => {
+describe('RC creation failures (§4.6)', () => {
   it('AlreadyExists with a stale cache: our RC is claimed and the sync waits for the cache', async () => {
     const f = newFakeCluster();
     const dc = makeDc({ latestVersion: 1 });

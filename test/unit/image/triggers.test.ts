@@ -62,7 +62,7 @@ describe('applyAutomaticTriggers (the DC reactor)', () => {
   });
 });
 
-describe('resolveForInstantiate (§6.4 step 2)', () => {
+describe('resolveForInstantiate (§7.3 step 2)', () => {
   const manual = dc([trigger('web:latest', ['web', 'init'], { automatic: false }), trigger('side:1', ['side'], { last: 'r/side:1' })]);
 
   it('forced (rollout latest): resolves non-automatic triggers too, skipping unchanged ones', () => {
