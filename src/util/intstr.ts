@@ -5,12 +5,6 @@ import type { IntOrString } from '../apis/deploymentconfig.js';
 
 const percentPattern = /^([0-9]+)%$/;
 
-/** True when the value is a non-negative integer or `N%`. */
-export function isValidIntOrPercent(value: IntOrString): boolean {
-  if (typeof value === 'number') return Number.isInteger(value) && value >= 0;
-  return percentPattern.test(value) || /^[0-9]+$/.test(value);
-}
-
 /**
  * `GetScaledValueFromIntOrPercent`: an integer is returned as is; `N%` is resolved against
  * `total`, rounding up or down. A malformed string throws.
