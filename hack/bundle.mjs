@@ -3,7 +3,8 @@
 // Why: every rollout starts a deployer process; loading thousands of small
 // modules (mostly @kubernetes/client-node's generated API) cost ~0.8 s CPU and ~120 MiB per
 // process, the bundle ~0.15 s and ~70 MiB. pino stays external: its transports (pino-pretty)
-// run in worker threads that resolve files next to pino itself.
+// run in worker threads that resolve files next to pino itself. selfsigned (and its X.509
+// stack) stays external too: only a controller with --metrics-secure loads it, never a deployer.
 import { build } from 'esbuild';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,7 +15,7 @@ const common = {
   platform: 'node',
   format: 'esm',
   target: 'node20',
-  external: ['pino', 'pino-pretty', 'thread-stream'],
+  external: ['pino', 'pino-pretty', 'thread-stream', 'selfsigned'],
   // CommonJS dependencies inside an ESM bundle still call require().
   banner: { js: "import { createRequire as __dcctlCreateRequire } from 'node:module'; const require = __dcctlCreateRequire(import.meta.url);" },
   legalComments: 'none',

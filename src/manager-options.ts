@@ -32,6 +32,12 @@ export interface ManagerOptions {
   readonly leaderElect: boolean;
   readonly leaderElectionNamespace?: string;
   readonly metricsBindAddress: string;
+  /** Serve /metrics over HTTPS with TokenReview/SubjectAccessReview (docs/operations.md). */
+  readonly metricsSecure?: boolean;
+  /** In secure mode: check the bearer token (default true). */
+  readonly metricsAuth?: boolean;
+  /** In secure mode: directory with tls.crt and tls.key (default: a self-signed certificate). */
+  readonly metricsCertDir?: string;
   /** Seconds between informer resyncs (OpenShift's controllers: 600). */
   readonly resyncSeconds: number;
   readonly logLevel: string;

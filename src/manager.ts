@@ -32,9 +32,10 @@ import { KubeEventRecorder } from './kube/events.js';
 import { KubeImageStreamClient } from './kube/imagestreams.js';
 import { InformerFactory } from './kube/informer-factory.js';
 import { createLeaderElector } from './kube/leader-election.js';
+import { KubeMetricsAccessReview, startMetricsServer } from './kube/metrics-server.js';
 import { Metrics } from './metrics.js';
 import type { ManagerOptions } from './manager-options.js';
-import { parseBindAddress, serveProbes } from './serve.js';
+import { parseBindAddress } from './serve.js';
 
 export type { ManagerOptions } from './manager-options.js';
 
@@ -98,10 +99,10 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     controllers.push(newImageTriggerController(informers, { dcs: dcWriter, dcLister: dcCache, streams: api.streams }, ctx));
   }
   if (opts.enableDeployerController) {
-    const access = opts.manageDeployerAccess ? new DeployerAccessProvisioner(kc, opts.deployerServiceAccount, Component) : undefined;
+    const access = new DeployerAccessProvisioner(kc, opts.deployerServiceAccount, opts.manageDeployerAccess !== false, Component);
     controllers.push(newDeployerController(informers, {
       rcs: rcWriter, rcLister: rcCache, pods: api.pods, recorder: recorder('deployer-controller'),
-      ensureDeployerAccess: access && ((namespace) => access.ensure(namespace)),
+      ensureDeployerAccess: (namespace) => access.ensure(namespace),
     }, ctx, {
       deployerImage: opts.deployerImage, deployerCommand: opts.deployerCommand, serviceAccount: opts.deployerServiceAccount,
       environment: opts.deployerEnvironment, nodeSelector: opts.deployerNodeSelector, tolerations: opts.deployerTolerations,
@@ -124,8 +125,14 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
   const bind = parseBindAddress(opts.metricsBindAddress);
   let server: Server | undefined;
   if (bind) {
-    server = await serveProbes(bind, metrics.registry, isReady);
-    log.info({ address: opts.metricsBindAddress }, 'Serving /metrics, /healthz and /readyz');
+    const secure = opts.metricsSecure === true;
+    server = await startMetricsServer({
+      ...bind, secure, certDir: opts.metricsCertDir, log,
+      access: secure && opts.metricsAuth !== false ? new KubeMetricsAccessReview(kc, Component) : undefined,
+      metrics: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
+      ready: isReady,
+    });
+    log.info({ address: opts.metricsBindAddress, https: secure, authorization: secure && opts.metricsAuth !== false }, 'Serving /metrics, /healthz and /readyz');
   }
 
   const startControllers = async () => {
@@ -159,6 +166,9 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     const start = () => startControllers().catch((err: unknown) => { log.error({ err }, 'Start failed'); void finish(1, 'start failed'); });
 
     if (!elector) {
+      // The only replica acts: it is the leader (the documented `sum(dcctl_leader) < 1` alert
+      // must not fire on a single replica run with --leader-elect=false).
+      metrics.leader.set(1);
       void start();
       return;
     }

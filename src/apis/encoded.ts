@@ -11,13 +11,22 @@ export class DecodeError extends Error {
   override readonly name = 'DecodeError';
 }
 
+/** Client-side `kubectl apply` keeps a full copy of the applied object here. */
+const LastAppliedConfiguration = 'kubectl.kubernetes.io/last-applied-configuration';
+
 /**
- * Serialises a DC for the RC annotation. `managedFields` are dropped (they only grow the RC
- * towards the 256 KiB annotation limit and nothing reads them back); everything else, the
- * template in particular, is kept exactly as stored so template comparison stays stable.
+ * Serialises a DC for the RC annotation. `managedFields` and the DC's
+ * `kubectl.kubernetes.io/last-applied-configuration` annotation are dropped: both only grow the
+ * RC towards the 256 KiB annotation limit (the latter doubles the DC: client-side `kubectl apply`
+ * of a DC above ~128 KB made every RC creation fail) and nothing reads them back. Everything
+ * else, the template in particular, is kept exactly as stored so template comparison stays stable.
  */
 export function encodeDeploymentConfig(dc: DeploymentConfig): string {
   const { managedFields: _dropped, ...metadata } = dc.metadata;
+  if (metadata.annotations?.[LastAppliedConfiguration] !== undefined) {
+    const { [LastAppliedConfiguration]: _applied, ...annotations } = metadata.annotations;
+    metadata.annotations = annotations;
+  }
   return JSON.stringify({ ...dc, apiVersion: ApiVersion, kind: Kind, metadata });
 }
 

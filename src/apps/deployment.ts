@@ -10,25 +10,28 @@ import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { decodeDeploymentConfig } from '../apis/encoded.js';
 import type { InvolvedObject } from '../controller/ports.js';
 import { rcLabelValue } from '../util/naming.js';
+import { rcVersion } from '../util/rc-version.js';
 
 /** `ns/name`, OpenShift's `LabelForDeploymentConfig` / `LabelForDeployment`. */
 export const labelFor = (obj: { metadata?: { namespace?: string; name?: string } }): string =>
   `${obj.metadata?.namespace ?? ''}/${obj.metadata?.name ?? ''}`;
 
 /**
- * `DeploymentVersionFor`: the DC version an RC was made for, −1 when the annotation is missing or
- * not an integer. Go's `strconv.ParseInt(…, 10, 64)`: optional sign, decimal digits, nothing
- * else; values beyond JavaScript's safe integers count as unparsable.
+ * `DeploymentVersionFor`: the DC version an RC was made for, read from its immutable name
+ * `<dc>-<N>`; the annotation is only believed when it agrees (src/util/rc-version.ts), so a
+ * forged annotation can neither move latestVersion nor make an old RC look newer. −1 when the
+ * name carries no version.
  */
 export function versionOf(rc: V1ReplicationController | undefined): number {
-  const raw = rc?.metadata?.annotations?.[Annotations.LatestVersion];
-  if (raw === undefined || !/^[+-]?[0-9]+$/.test(raw)) return -1;
-  const n = Number.parseInt(raw, 10);
-  return Number.isSafeInteger(n) ? n : -1;
+  return rc ? rcVersion(rc).version : -1;
 }
 
 /** The raw phase annotation (`''` when missing): unknown values are kept, as OpenShift does. */
 export const phaseOf = (rc: V1ReplicationController): string => rc.metadata?.annotations?.[Annotations.Phase] ?? '';
+
+/** A phase annotation that is none of the five phases (missing included): nothing moves it on. */
+export const hasUnknownPhase = (rc: V1ReplicationController): boolean =>
+  !(Object.values(Phase) as string[]).includes(phaseOf(rc));
 
 /** `IsTerminatedDeployment`: Complete or Failed. */
 export function isTerminal(rc: V1ReplicationController): boolean {

@@ -79,13 +79,16 @@ const controllerFlags = <T extends CommonArgs>(c: Argv<T>) => c
   .option('deployer-node-selector', { type: 'string', array: true, describe: 'key=value added to the node selector of deployer pods; the template\'s keys win (several separated by spaces)' })
   .option('deployer-toleration', { type: 'string', array: true, describe: 'key[=value][:effect] toleration added to deployer pods after the template\'s (several separated by spaces)' })
   .option('deployer-service-account', { type: 'string', default: 'deployer', describe: 'Service account of deployer pods' })
-  .option('manage-deployer-access', { type: 'boolean', default: true, describe: 'Create the deployer service account and its system:deployers RoleBinding in a namespace on first rollout' })
+  .option('manage-deployer-access', { type: 'boolean', default: true, describe: 'Create the deployer service account and its system:deployers RoleBinding whenever a rollout finds them missing (false: only report them missing)' })
   .option('enable-dc-controller', { type: 'boolean', default: true, describe: 'Run the DeploymentConfig controller' })
   .option('enable-deployer-controller', { type: 'boolean', default: true, describe: 'Run the deployer controller' })
   .option('enable-image-trigger-controller', { type: 'boolean', default: true, describe: 'Run the image trigger controller: ImageStream status tags and ImageChange triggers (needs the ImageStream CRD)' })
   .option('leader-elect', { type: 'boolean', default: true, describe: 'Take a coordination.k8s.io Lease before acting (use false for a single local replica)' })
   .option('leader-election-namespace', { type: 'string', describe: 'Namespace of the Lease (default: --namespace, else default)' })
-  .option('metrics-bind-address', { type: 'string', default: ':8080', describe: 'Address of /metrics and health probes ("0" disables)' })
+  .option('metrics-bind-address', { type: 'string', default: '127.0.0.1:8080', describe: 'Address of /metrics and health probes ("0" disables; ":8443" for all interfaces, with --metrics-secure in a cluster)' })
+  .option('metrics-secure', { type: 'boolean', default: false, describe: 'Serve /metrics over HTTPS, allowing only bearer tokens whose user may get /metrics (TokenReview + SubjectAccessReview)' })
+  .option('metrics-auth', { type: 'boolean', default: true, describe: 'With --metrics-secure: check the bearer token (false: HTTPS only)' })
+  .option('metrics-cert-dir', { type: 'string', describe: 'With --metrics-secure: directory with tls.crt and tls.key (default: a self-signed certificate made at start)' })
   .option('resync-period', { type: 'number', default: DefaultResyncSeconds, describe: 'Seconds between informer resyncs (every cached object is synced again)' })
   .option('log-level', { type: 'string', default: 'info', describe: 'trace, debug, info, warn or error' })
   .option('log-format', { type: 'string', choices: ['json', 'pretty'] as const, default: 'json' as const, describe: 'json lines (production) or pretty (local runs)' });
@@ -110,6 +113,9 @@ function managerOptions(a: ControllerArgs): ManagerOptions {
     leaderElect: a.leaderElect,
     leaderElectionNamespace: a.leaderElectionNamespace,
     metricsBindAddress: a.metricsBindAddress,
+    metricsSecure: a.metricsSecure,
+    metricsAuth: a.metricsAuth,
+    metricsCertDir: a.metricsCertDir,
     resyncSeconds: a.resyncPeriod,
     logLevel: a.logLevel,
     logFormat: a.logFormat,

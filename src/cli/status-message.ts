@@ -46,6 +46,20 @@ export function rolloutStatus(
     return { done: true, error: `desired revision (${desiredRevision}) is different from the running revision (${latest})` };
   }
   const cond = (status.conditions ?? []).find((c) => c.type === ConditionType.Progressing);
+  // Not in oc's viewer, which waits until its timeout when no RC can be made: the controller's
+  // ReplicationControllerCreateError (it describes the current latestVersion: no trigger or
+  // instantiate moves latestVersion while its RC is missing) is a failed rollout, and so is a latest RC whose
+  // phase annotation nothing can move on (issue 14: both used to hide behind "Waiting...").
+  if (latestRc === null && cond?.status === 'False' && cond.reason === ConditionReason.ReplicationControllerCreateError) {
+    return { done: true, error: `rollout #${latest} of deployment config "${name}" cannot start: ${cond.reason}: ${cond.message ?? ''}` };
+  }
+  if (latestRc && !(Object.values(Phase) as string[]).includes(phaseOf(latestRc))) {
+    const failure = (status.conditions ?? []).find((c) => c.type === ConditionType.ReplicaFailure && c.status === 'True');
+    return {
+      done: true,
+      error: failure?.message ?? `replication controller "${latestRc.metadata?.name ?? ''}" has unknown phase ${JSON.stringify(phaseOf(latestRc))}`,
+    };
+  }
   if ((dc.metadata.generation ?? 0) <= (status.observedGeneration ?? 0)) {
     if (latestRc) {
       // The RC phase is what the controller derives the condition from (§4.9); reading it

@@ -10,7 +10,16 @@ export class FatalError extends Error {
 
 /** Retried with backoff; when dropped after the retry budget a Warning event is emitted. */
 export class ActionableError extends Error {
-  override readonly name = 'ActionableError';
+  override readonly name: string = 'ActionableError';
+}
+
+/**
+ * The deployer service account or its role binding is missing (or bound to something else) in a
+ * namespace where the controller may not, or must not, fix it. Actionable: the message says what
+ * an administrator has to create, and it is retried as they may do so at any time.
+ */
+export class DeployerAccessMissingError extends ActionableError {
+  override readonly name = 'DeployerAccessMissingError';
 }
 
 /** Retried with backoff, logged quietly: expected while caches catch up or writers race. */

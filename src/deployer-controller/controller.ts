@@ -25,7 +25,7 @@ export interface DeployerControllerClients {
   /** The RC lister that sees this process's own writes (the shared mutation cache). */
   readonly rcLister: Lister<V1ReplicationController>;
   /** Creates the deployer service account and role binding in a namespace (undefined: never). */
-  readonly ensureDeployerAccess?: (namespace: string) => Promise<void>;
+  readonly ensureDeployerAccess?: (namespace: string) => Promise<string[] | void>;
 }
 
 /**

@@ -34,10 +34,12 @@ export interface DeployerSyncDeps {
   log?: Logger;
   /**
    * Not OpenShift's: makes sure the namespace has what deployer pods run as (the `deployer`
-   * service account and its role binding) before the first deployer pod is created there.
-   * OpenShift's platform provisions these in every namespace; a plain cluster does not.
+   * service account and its role binding) before EVERY deployer pod is created there (they may
+   * have been deleted since; OpenShift's platform provisions them in every namespace, a plain
+   * cluster does not). Returns what it re-created; throws DeployerAccessMissingError when they
+   * are missing and may not be created (--manage-deployer-access=false).
    */
-  ensureDeployerAccess?: (namespace: string) => Promise<void>;
+  ensureDeployerAccess?: (namespace: string) => Promise<string[] | void>;
 }
 
 /**
@@ -98,10 +100,14 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
   // OpenShift reads cancellation from the RC object, which its nextStatus mutates on success; the
   // local flag reproduces that within this pass.
   let cancelled = isCancelledAnnotation(original);
+  let unknownPhaseCancelled = false;
 
   const deployerPodName = deployerPodNameFor(rcName);
   const deployer = podLister.get(namespace, deployerPodName);
-  if (deployer) {
+  // An unknown phase is not derived from the deployer pod (its pod may well have succeeded):
+  // only a cancellation moves it, in the switch below.
+  const knownPhase = (Object.values(Phase) as string[]).includes(current ?? '');
+  if (deployer && knownPhase) {
     next = nextStatus(deployer);
     if (next === Phase.Complete && cancelled) {
       // The pod won the race with the cancellation. OpenShift intends to drop the cancel
@@ -144,7 +150,10 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
         }
         let created: V1Pod;
         try {
-          await deps.ensureDeployerAccess?.(namespace);
+          const provisioned = await deps.ensureDeployerAccess?.(namespace);
+          if (provisioned && provisioned.length > 0) {
+            emit('Normal', 'DeployerAccessCreated', `Created missing ${provisioned.join(' and ')} for deployer pods in namespace "${namespace}"`);
+          }
           created = await deps.podClient.create(namespace, manifest);
         } catch (err) {
           // Typically quota or admission: surface it where `oc describe dc` shows it.
@@ -190,12 +199,22 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
       if (cancelled) await cleanupDeployerPods(deps, rc);
       else await setDeployerPodsOwnerRef(deps, rc);
       break;
+    case Phase.Complete:
+      // Complete keeps its deployer pods.
+      break;
     default:
-      // Complete keeps its deployer pods; an unknown phase is left alone.
+      // An unknown phase (hand-edited, or written by a deployer or hook pod) is left alone, which
+      // would block the DC forever; the DC controller reports it (ReplicaFailure condition). A
+      // cancellation (`rollout cancel`) ends it as Failed like any other cancelled rollout.
+      if (cancelled) {
+        await cleanupDeployerPods(deps, rc);
+        next = Phase.Failed;
+        unknownPhaseCancelled = true;
+      }
       break;
   }
 
-  if (!canTransitionPhase(current, next) || next === undefined) return;
+  if (!(unknownPhaseCancelled || canTransitionPhase(current, next)) || next === undefined) return;
 
   updated[Annotations.Phase] = next;
   // A JSON merge patch of only what this pass changed, not an update of the whole cached RC:

@@ -5,8 +5,9 @@
 import { ConditionReason, ConditionType } from '../apis/constants.js';
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import type { DeploymentCondition, DeploymentConfig, DeploymentConfigStatus } from '../apis/deploymentconfig.js';
-import type { DeploymentConfigClient } from '../controller/ports.js';
-import { setCondition, updateConditions } from './conditions.js';
+import type { DeploymentConfigClient, EventRecorder } from '../controller/ports.js';
+import { newCondition, setCondition, updateConditions } from './conditions.js';
+import { rcProblems } from '../util/rc-problems.js';
 import { latestDeploymentInfo, scaleSelector } from '../apps/index.js';
 import { canonicalJson } from '../util/canonical-json.js';
 
@@ -46,12 +47,28 @@ export function calculateStatus(
   updateConditions(dc, status, latest, now);
   // The invalid-RC condition describes the current sync only: once a sync gets past the RC
   // (it was fixed or replaced), it goes away.
-  if (!additional.some((c) => c.type === ConditionType.ReplicaFailure)) {
+  const rcProblem = rcProblems(rcs);
+  if (!additional.some((c) => c.type === ConditionType.ReplicaFailure) && rcProblem === undefined) {
     status.conditions = status.conditions.filter(
       (c) => !(c.type === ConditionType.ReplicaFailure && c.reason === ConditionReason.InvalidReplicationController));
   }
+  if (rcProblem !== undefined) setInvalidRcCondition(status, rcProblem, now);
   for (const cond of additional) setCondition(status, cond);
   return status;
+}
+
+/**
+ * ReplicaFailure=True/InvalidReplicationController with `message`; unlike setCondition, a new
+ * message replaces the old one (another RC became implausible), keeping lastTransitionTime.
+ */
+function setInvalidRcCondition(status: DeploymentConfigStatus, message: string, now: Date): void {
+  const current = status.conditions?.find((c) => c.type === ConditionType.ReplicaFailure);
+  const next = newCondition(ConditionType.ReplicaFailure, 'True', ConditionReason.InvalidReplicationController, message, now);
+  if (current?.status === 'True' && current.reason === ConditionReason.InvalidReplicationController) {
+    if (current.message === message) return;
+    next.lastTransitionTime = current.lastTransitionTime;
+  }
+  status.conditions = [...(status.conditions ?? []).filter((c) => c.type !== ConditionType.ReplicaFailure), next];
 }
 
 /** Deep equality of two statuses (undefined fields count as absent). */
@@ -63,7 +80,7 @@ export const statusEqual = (a: DeploymentConfigStatus | undefined, b: Deployment
  * propagates and the key is requeued, as in OpenShift.
  */
 export async function updateStatus(
-  deps: { dcClient: DeploymentConfigClient; clock: { now(): Date } },
+  deps: { dcClient: DeploymentConfigClient; clock: { now(): Date }; recorder?: EventRecorder },
   dc: DeploymentConfig,
   rcs: readonly V1ReplicationController[],
   updateObservedGeneration: boolean,
@@ -71,6 +88,13 @@ export async function updateStatus(
 ): Promise<DeploymentConfig | undefined> {
   const next = calculateStatus(dc, rcs, updateObservedGeneration, deps.clock.now(), additional);
   if (statusEqual(next, dc.status)) return undefined;
+  // An RC annotation the controllers cannot act on is reported once, when it first shows up in the status (each sync
+  // would otherwise patch the aggregated event: a write per sync is what this guards against).
+  const problem = rcProblems(rcs);
+  const before = dc.status?.conditions?.find((c) => c.type === ConditionType.ReplicaFailure);
+  if (problem !== undefined && before?.message !== problem && !additional.some((c) => c.type === ConditionType.ReplicaFailure)) {
+    deps.recorder?.event(dc, 'Warning', ConditionReason.InvalidReplicationController, problem);
+  }
   const copy = structuredClone(dc);
   copy.status = next;
   return deps.dcClient.updateStatus(copy);

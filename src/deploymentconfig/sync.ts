@@ -100,11 +100,15 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
     return;
   }
 
-  // 6. Adoption catch-up: a re-created DC steps latestVersion up to the adopted RCs, one per sync.
+  // 6. Adoption catch-up: a DC re-created over orphaned RCs resumes at the newest adopted RC.
+  // OpenShift steps latestVersion up by one per sync; one write straight to the adopted version
+  // ends in the same state. That version comes from the RC's immutable name (versionOf), so an
+  // annotation written by someone else can neither move latestVersion nor start a write loop;
+  // an RC whose annotation disagrees is reported by the status (ReplicaFailure) instead.
   if (candidate && versionOf(candidate) > latestVersion) {
     const copy = structuredClone(dc);
-    copy.status = { ...(copy.status ?? {}), latestVersion: latestVersion + 1 };
-    log?.debug({ from: latestVersion, to: latestVersion + 1 }, 'catching latestVersion up with adopted replication controllers');
+    copy.status = { ...(copy.status ?? {}), latestVersion: versionOf(candidate) };
+    log?.info({ from: latestVersion, to: versionOf(candidate), rc: candidate.metadata?.name }, 'latestVersion resumes at the newest adopted replication controller');
     await deps.dcClient.updateStatus(copy);
     return;
   }

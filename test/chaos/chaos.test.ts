@@ -2,7 +2,7 @@
  * Chaos test (issue 7 item 2), on the real local control plane of the global setup:
  * CHAOS_DCS DeploymentConfigs roll out concurrently (each gets several template updates) while
  * the harness SIGKILLs the controller at random moments and restarts it, restarts kube-apiserver
- * once, deletes random deployer pods, and updates RC annotations from a competing client so the
+ * once, deletes random deployer pods and the deployer's ServiceAccount/RoleBinding, and updates RC annotations from a competing client so the
  * controllers' writes conflict.
  *
  * Checked throughout (from watches; paused while kube-apiserver restarts): never more than one unterminated deployer pod per DC; no RC
@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn } from 'node:child_process';
 import { openSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
+import { RbacAuthorizationV1Api, type V1Pod, type V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, Group, Labels, Plural, Version } from '../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../src/apis/deploymentconfig.js';
 import { InvariantWatcher, isDeployerPod } from '../support/invariants.js';
@@ -46,7 +46,7 @@ const pick = <T>(xs: readonly T[]): T | undefined => xs[Math.floor(random() * xs
 const between = (lo: number, hi: number) => lo + random() * (hi - lo);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const faults = { controllerKills: 0, apiserverRestarts: 0, deployerPodDeletes: 0, rcAnnotationUpdates: 0, rcConflictsSeen: 0, templateUpdates: 0 };
+const faults = { controllerKills: 0, apiserverRestarts: 0, deployerPodDeletes: 0, deployerAccessDeletes: 0, rcAnnotationUpdates: 0, rcConflictsSeen: 0, templateUpdates: 0 };
 const checks = { watchEvents: 0, duplicateChecks: 0, ownerChecks: 0, finalDcChecks: 0 };
 const violations: string[] = [];
 
@@ -108,7 +108,8 @@ async function restartKubeApiserver(clusterDir: string): Promise<void> {
 }
 
 describe('chaos: concurrent DC rollouts under controller kills, an apiserver restart, deployer pod deletes and conflicting writes', () => {
-  const { core, custom } = apis();
+  const { core, custom, kc } = apis();
+  const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
   let ns = '';
   let controller: ControllerProcess | undefined;
   let watcher: InvariantWatcher | undefined;
@@ -234,6 +235,22 @@ describe('chaos: concurrent DC rollouts under controller kills, an apiserver res
           faults.deployerPodDeletes++;
         } catch {
           // gone already, or the apiserver is restarting
+        }
+      }
+    })());
+
+    // Deployer access deleted under the controller (issue 14 item 2): the `system:deployers`
+    // RoleBinding or the `deployer` ServiceAccount. A deployer running then may fail (403, or
+    // its token gone); the next deployer pod must find them re-created.
+    loops.push((async () => {
+      while (running()) {
+        await sleep(between(10_000, 25_000));
+        try {
+          if (random() < 0.5) await rbac.deleteNamespacedRoleBinding({ name: 'system:deployers', namespace: ns });
+          else await core.deleteNamespacedServiceAccount({ name: 'deployer', namespace: ns });
+          faults.deployerAccessDeletes++;
+        } catch {
+          // already gone (not re-created yet), or the apiserver is restarting
         }
       }
     })());

@@ -164,3 +164,95 @@ describe('dcctl rollout (e2e)', () => {
     });
   }, 900_000);
 });
+
+/** A small Recreate DC named `name` (one replica), as YAML for kubectl. */
+const namedDc = (name: string, image = 'registry.local/web:1') => `
+apiVersion: apps.openshift.io/v1
+kind: DeploymentConfig
+metadata: {name: ${name}}
+spec:
+  replicas: 1
+  selector: {app: ${name.slice(0, 60)}}
+  strategy: {type: Recreate, recreateParams: {timeoutSeconds: 60}}
+  triggers: [{type: ConfigChange}]
+  template:
+    metadata: {labels: {app: ${name.slice(0, 60)}}}
+    spec:
+      containers: [{name: web, image: "${image}"}]
+`;
+
+describe('weak spots found by adversarial testing (issue 14 item 4, e2e)', () => {
+  it('20 parallel `rollout latest`: none reports a request recorded that was lost', async () => {
+    kubectl(['apply', '-n', ns, '-f', '-'], namedDc('race'));
+    await waitFor('race-1 Complete', async () => (await phase('race-1')) === 'Complete', { timeoutMs: 120_000 });
+    const results = await Promise.all(Array.from({ length: 20 }, () => run('rollout', 'latest', 'dc/race', '--timeout', '90s')));
+    const rolledOut = results.filter((r) => r.code === 0);
+    const refused = results.filter((r) => r.code !== 0);
+    const race = (await custom.getNamespacedCustomObject({ group, version, namespace: ns, plural, name: 'race' })) as DeploymentConfig;
+    const bumps = (race.status?.latestVersion ?? 0) - 1;
+    console.log(`20 parallel rollout latest: ${rolledOut.length} rolled out, ${refused.length} refused, latestVersion moved by ${bumps}; `
+      + `refusals: ${JSON.stringify([...new Set(refused.map((r) => r.stderr.replace(/[0-9a-f-]{36}/g, '<id>').trim()))])}`);
+    // Every "rolled out" is the controller's acknowledgement of that very request (one version
+    // each); nothing was reported as merely recorded; every refusal says why.
+    for (const r of rolledOut) expect(r.stdout).toBe('deploymentconfig.apps.openshift.io/race rolled out\n');
+    expect(results.some((r) => r.stdout.includes('rollout requested') || r.stderr.includes('will be handled'))).toBe(false);
+    expect(rolledOut.length).toBeGreaterThanOrEqual(1);
+    expect(rolledOut.length).toBeLessThanOrEqual(bumps);
+    for (const r of refused) expect(r.stderr).toMatch(/is already in progress|request not recorded|NOT recorded/);
+  }, 300_000);
+
+  it('`rollout status` fails at once with the RC creation error (admission refuses the RC)', async () => {
+    // A cluster policy refusing this namespace's RCs named blocked-*: any admission refusal
+    // (quota, policy engines) looks the same to the controller.
+    const policy = `dcctl-test-deny-rc-${ns}`;
+    kubectl(['apply', '-f', '-'], JSON.stringify({
+      apiVersion: 'v1', kind: 'List', items: [
+        {
+          apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: policy },
+          spec: {
+            failurePolicy: 'Fail',
+            matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['replicationcontrollers'] }] },
+            validations: [{ expression: "!object.metadata.name.startsWith('blocked-')", message: 'replication controllers named blocked-* are not allowed here' }],
+          },
+        },
+        {
+          apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: policy },
+          spec: { policyName: policy, validationActions: ['Deny'], matchResources: { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns } } } },
+        },
+      ],
+    }));
+    try {
+      await new Promise((r) => setTimeout(r, 3000)); // the API server loads new policies asynchronously
+      kubectl(['apply', '-n', ns, '-f', '-'], namedDc('blocked'));
+      const started = Date.now();
+      const status = await run('rollout', 'status', 'dc/blocked', '--timeout', '120s');
+      expect(status.code).toBe(1);
+      expect(status.stderr).toContain('rollout #1 of deployment config "blocked" cannot start: ReplicationControllerCreateError:');
+      expect(status.stderr).toContain('replication controllers named blocked-* are not allowed here');
+      expect(Date.now() - started).toBeLessThan(60_000);
+    } finally {
+      kubectl(['delete', 'validatingadmissionpolicybinding,validatingadmissionpolicy', policy, '--ignore-not-found']);
+    }
+  }, 180_000);
+
+  it('an unknown phase annotation: condition + event, `rollout status` fails, `rollout cancel` unblocks the DC', async () => {
+    kubectl(['apply', '-n', ns, '-f', '-'], namedDc('odd'));
+    await waitFor('odd-1 Complete', async () => (await phase('odd-1')) === 'Complete', { timeoutMs: 120_000 });
+    kubectl(['-n', ns, 'annotate', '--overwrite', 'rc/odd-1', 'openshift.io/deployment.phase=Exploded']);
+    const cond = await waitFor('ReplicaFailure', async () => {
+      const d = (await custom.getNamespacedCustomObject({ group, version, namespace: ns, plural, name: 'odd' })) as DeploymentConfig;
+      return d.status?.conditions?.find((c) => c.type === 'ReplicaFailure' && c.status === 'True');
+    });
+    expect(cond.message).toContain('replication controller "odd-1" has unknown phase "Exploded"');
+    const events = (await core.listNamespacedEvent({ namespace: ns, fieldSelector: 'involvedObject.name=odd' })).items;
+    expect(events.some((e) => e.reason === 'InvalidReplicationController' && e.type === 'Warning')).toBe(true);
+    const status = await run('rollout', 'status', 'dc/odd', '--timeout', '30s');
+    expect(status.code).toBe(1);
+    expect(status.stderr).toContain('has unknown phase "Exploded"');
+
+    expect(await run('rollout', 'cancel', 'dc/odd')).toMatchObject({ code: 0, stdout: 'deploymentconfig.apps.openshift.io/odd cancelling\n' });
+    await waitFor('odd-1 Failed', async () => (await phase('odd-1')) === 'Failed', { timeoutMs: 60_000 });
+    kubectl(['apply', '-n', ns, '-f', '-'], namedDc('odd', 'registry.local/web:2'));
+    await waitFor('odd-2 Complete', async () => (await phase('odd-2')) === 'Complete', { timeoutMs: 120_000 });
+  }, 300_000);
+});

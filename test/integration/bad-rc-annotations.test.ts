@@ -92,3 +92,56 @@ describe('corrupted RC annotations', () => {
     });
   });
 });
+
+/**
+ * Issue 14 item 1: `latest-version=2147483647` on `<dc>-1` made the controller step
+ * status.latestVersion up once per sync (~35 status writes/s measured). The version is now read
+ * from the RC's immutable name: the forged value costs one status write (the condition), nothing
+ * else, and setting it back costs one more.
+ */
+describe('forged latest-version annotation (issue 14 item 1)', () => {
+  /** Counts MODIFIED watch events of one DC while `during` runs, then for `settleMs` more. */
+  async function countDcWrites(name: string, during: () => Promise<void>, settleMs: number): Promise<number> {
+    const { Watch } = await import('@kubernetes/client-node');
+    let modified = 0;
+    const req = await new Watch(apis().kc).watch(`/apis/${group}/v1/namespaces/${ns}/deploymentconfigs`,
+      { fieldSelector: `metadata.name=${name}` },
+      (type) => { if (type === 'MODIFIED') modified += 1; },
+      () => undefined);
+    try {
+      await new Promise((r) => setTimeout(r, 500)); // the initial ADDED has arrived
+      modified = 0;
+      await during();
+      await new Promise((r) => setTimeout(r, settleMs));
+      return modified;
+    } finally {
+      req.abort();
+    }
+  }
+
+  it.each(['2147483647', '99'])('latest-version=%s on <dc>-1: one status write, latestVersion kept, condition and event, nothing rolled out', async (forged) => {
+    const victim = `forged-${forged.length}`;
+    await custom.createNamespacedCustomObject({ group, version: 'v1', namespace: ns, plural: 'deploymentconfigs', body: dc(victim) });
+    await waitFor(`${victim}-1 Complete`, async () => (await phaseOf(`${victim}-1`)) === 'Complete');
+    await waitFor(`${victim} status settled`, async () => ((await getDc(victim)).status?.conditions as { reason?: string }[] | undefined)
+      ?.some((c) => c.reason === 'NewReplicationControllerAvailable'));
+
+    const writes = await countDcWrites(victim, async () => { annotate(`${victim}-1`, `openshift.io/deployment-config.latest-version=${forged}`); }, 5000);
+    const d = await getDc(victim);
+    expect(writes).toBeLessThanOrEqual(1);
+    expect(d.status?.latestVersion).toBe(1);
+    const cond = (d.status?.conditions as { type: string; status: string; reason: string; message: string }[]).find((c) => c.type === 'ReplicaFailure');
+    expect(cond).toMatchObject({ status: 'True', reason: 'InvalidReplicationController' });
+    expect(cond?.message).toContain(`"${victim}-1" has annotation openshift.io/deployment-config.latest-version="${forged}", which disagrees with the version in its name`);
+    const events = (await core.listNamespacedEvent({ namespace: ns, fieldSelector: `involvedObject.name=${victim}` })).items;
+    expect(events.filter((e) => e.type === 'Warning' && e.reason === 'InvalidReplicationController')).toHaveLength(1);
+
+    const writesBack = await countDcWrites(victim, async () => { annotate(`${victim}-1`, 'openshift.io/deployment-config.latest-version=1'); }, 3000);
+    expect(writesBack).toBeLessThanOrEqual(1);
+    const after = await getDc(victim);
+    expect(after.status?.latestVersion).toBe(1);
+    expect((after.status?.conditions as { type: string }[]).some((c) => c.type === 'ReplicaFailure')).toBe(false);
+    expect((await core.listNamespacedReplicationController({ namespace: ns, labelSelector: `openshift.io/deployment-config.name=${victim}` })).items.map((rc) => rc.metadata?.name))
+      .toEqual([`${victim}-1`]);
+  });
+});

@@ -8,7 +8,8 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { DcClient, dcManifest, shHook } from '../support/dc.js';
-import { createNamespace, deleteNamespace, repoDir, startController, waitFor, type ControllerProcess } from '../support/kube.js';
+import { createNamespace, deleteNamespace, kubectl, repoDir, startController, waitFor, type ControllerProcess } from '../support/kube.js';
+import { request } from 'node:https';
 
 /** A TCP port that was free a moment ago. */
 function freePort(): Promise<number> {
@@ -87,7 +88,8 @@ describe('metrics, health endpoints and logs (real controller)', () => {
     }
     expect(sample(body, 'dcctl_api_requests_total', { verb: 'create', resource: 'replicationcontrollers' })).toBe(3);
     expect(sample(body, 'dcctl_api_requests_total', { verb: 'create', resource: 'pods' })).toBeGreaterThanOrEqual(3);
-    expect(sample(body, 'dcctl_leader')).toBe(0);
+    // --leader-elect=false: the single replica acts, so it leads (the NoLeader alert must not fire).
+    expect(sample(body, 'dcctl_leader')).toBe(1);
     expect(sample(body, 'process_resident_memory_bytes')).toBeGreaterThan(0);
 
     // OpenShift's names and labels (design.md §4.11).
@@ -111,5 +113,61 @@ describe('metrics, health endpoints and logs (real controller)', () => {
     expect(about('deployer', 'web-1').map((r) => r.msg)).toEqual(expect.arrayContaining(['Created deployer pod', 'Updated rollout status']));
     // The DC controller's lines (debug) are bound to the DC they are about.
     expect(about('deploymentconfig', 'web').length).toBeGreaterThan(0);
+  });
+});
+
+/**
+ * Issue 14 item 4e: in-cluster mode (deploy/'s flags). HTTPS, and /metrics only for a bearer token
+ * that the real kube-apiserver authenticates (TokenReview) and authorizes for `get /metrics`
+ * (SubjectAccessReview). Only the metrics server runs here: every controller is disabled.
+ */
+describe('metrics in secure mode (--metrics-secure)', () => {
+  let secureNs = '';
+  let securePort = 0;
+  let secure: ControllerProcess | undefined;
+  const role = `dcctl-test-metrics-reader-${Math.random().toString(16).slice(2, 8)}`;
+
+  function get(path: string, token?: string): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port: securePort, path, rejectUnauthorized: false, headers: token ? { authorization: `Bearer ${token}` } : {} }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => { body += d.toString(); });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+  }
+
+  beforeAll(async () => {
+    secureNs = await createNamespace('metrics-tls');
+    securePort = await freePort();
+    secure = startController(secureNs, [`--metrics-bind-address=127.0.0.1:${securePort}`, '--metrics-secure',
+      '--enable-dc-controller=false', '--enable-deployer-controller=false', '--enable-image-trigger-controller=false']);
+    kubectl(['-n', secureNs, 'create', 'serviceaccount', 'prometheus']);
+    kubectl(['-n', secureNs, 'create', 'serviceaccount', 'stranger']);
+    kubectl(['create', 'clusterrole', role, '--verb=get', '--non-resource-url=/metrics']);
+    kubectl(['create', 'clusterrolebinding', role, `--clusterrole=${role}`, `--serviceaccount=${secureNs}:prometheus`]);
+  });
+  afterAll(async () => {
+    await secure?.stop();
+    try { kubectl(['delete', 'clusterrolebinding,clusterrole', role, '--ignore-not-found']); } catch { /* best effort */ }
+    await deleteNamespace(secureNs);
+  });
+
+  it('serves HTTPS; /metrics needs a token allowed to get /metrics; probes need none', async () => {
+    await waitFor('HTTPS /healthz', async () => (await get('/healthz')).status === 200, { timeoutMs: 30_000 });
+    expect((await get('/metrics')).status).toBe(401);
+    expect((await get('/metrics', 'not-a-token')).status).toBe(401);
+    const stranger = kubectl(['-n', secureNs, 'create', 'token', 'stranger']).trim();
+    const denied = await get('/metrics', stranger);
+    expect(denied.status).toBe(403);
+    expect(denied.body).toContain(`user "system:serviceaccount:${secureNs}:stranger" may not get /metrics`);
+    const prometheus = kubectl(['-n', secureNs, 'create', 'token', 'prometheus']).trim();
+    const allowed = await waitFor('RBAC for the reader', async () => {
+      const r = await get('/metrics', prometheus);
+      return r.status === 200 ? r : undefined;
+    }, { timeoutMs: 30_000, intervalMs: 1000 });
+    expect(sample(allowed.body, 'dcctl_leader')).toBe(1);
   });
 });

@@ -15,7 +15,7 @@ import { humanDuration } from '../humanize.js';
 import { qualifiedName } from '../names.js';
 import type { CliContext } from '../ports.js';
 import {
-  byVersionDesc, configSelector, isCancelled, isInProgress, isTerminal, phaseOf, selectorString, versionOf,
+  byVersionDesc, configSelector, hasUnknownPhase, isCancelled, isInProgress, isTerminal, phaseOf, selectorString, versionOf,
 } from '../../apps/index.js';
 
 /** The merge patch oc's cancel applies to an RC. */
@@ -37,7 +37,9 @@ export async function rolloutCancel(ctx: CliContext, opts: { readonly name: stri
   const sorted = byVersionDesc(rcs);
   let cancelled = false;
   for (const rc of sorted) {
-    if (!isInProgress(rc)) continue;
+    // Also an RC with an unknown phase: cancelling it is how a user unblocks its DC (the
+    // deployer controller then fails it); oc only cancels New/Pending/Running.
+    if (!isInProgress(rc) && !hasUnknownPhase(rc)) continue;
     if (isCancelled(rc)) {
       ctx.out.write(`${qualifiedName(opts.name)} already cancelled\n`);
       continue;

@@ -4,7 +4,8 @@
  * 1. GET the DC; paused → "cannot deploy a paused deployment config".
  * 2. GET `<dc>-<latestVersion>`: present and not terminal → "#N is already in progress (<phase>).".
  * 3. Dry run: print and stop. Otherwise file `{id, latest: !again, force: true}` (oc always
- *    forces) with one merge patch and wait for the controller's acknowledgement.
+ *    forces) with one merge patch (after any pending request is acknowledged, with the DC's
+ *    resourceVersion as precondition: ../instantiate.ts) and wait for the acknowledgement.
  * 4. Triggered → "rolled out"; NotTriggered/Rejected → the controller's message, exit 1;
  *    no answer in time → exit 0 with a warning: the request is durable and will be handled.
  */
@@ -12,7 +13,7 @@ import { ApiVersion, Kind } from '../../apis/constants.js';
 import { rcNameFor } from '../../util/naming.js';
 import { findRc, getDc } from '../common.js';
 import { CliError } from '../errors.js';
-import { instantiatePatch, unacknowledgedNotice, waitForAck } from '../instantiate.js';
+import { fileRequest, instantiatePatch, unacknowledgedNotice, waitForAck } from '../instantiate.js';
 import { qualifiedName } from '../names.js';
 import type { OutputFormat } from '../options.js';
 import { formatData } from '../output.js';
@@ -43,7 +44,17 @@ export async function rolloutLatest(ctx: CliContext, opts: LatestOptions): Promi
   }
 
   const id = ctx.newId();
-  await ctx.dcs.patch(ctx.namespace, opts.name, instantiatePatch({ id, latest: !opts.again, force: true }), 'merge');
+  await fileRequest(ctx, opts.name, opts.timeoutMs, async (fresh) => {
+    // Re-checked on the DC written over: a request handled while we waited may have started a
+    // rollout, which is then in progress exactly as if this command had run a moment later.
+    if (fresh.spec.paused) throw new CliError('cannot deploy a paused deployment config');
+    const version = fresh.status?.latestVersion ?? 0;
+    if (version !== latest) {
+      const current = await findRc(ctx, rcNameFor(opts.name, version));
+      if (!current || !isTerminal(current)) throw new CliError(`#${version} is already in progress (${current ? phaseOf(current) : 'New'}).`);
+    }
+    return instantiatePatch({ id, latest: !opts.again, force: true });
+  });
   const result = await waitForAck(ctx, opts.name, id, opts.timeoutMs);
   if (!result) {
     if (opts.timeoutMs > 0) ctx.err.write(unacknowledgedNotice(opts.name, id, opts.timeoutMs));

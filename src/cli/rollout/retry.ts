@@ -9,7 +9,7 @@ import { findRc, getDc } from '../common.js';
 import { CliError, formatError } from '../errors.js';
 import { qualifiedName } from '../names.js';
 import type { CliContext } from '../ports.js';
-import { deployerPodSelector, phaseOf, selectorString } from '../../apps/index.js';
+import { deployerPodSelector, hasUnknownPhase, phaseOf, selectorString } from '../../apps/index.js';
 
 /** The merge patch oc's retry applies (null deletes an annotation). */
 export const retryPatch = {
@@ -34,7 +34,8 @@ export async function rolloutRetry(ctx: CliContext, opts: { readonly name: strin
     throw new CliError(`unable to find the latest rollout (#${latest}).\nYou can start a new rollout with '${ctx.commandName} rollout latest dc/${name}'.`);
   }
   const phase = phaseOf(rc);
-  if (phase !== Phase.Failed) {
+  // An unknown phase can be retried too: nothing else moves such a rollout on (oc refuses it).
+  if (phase !== Phase.Failed && !hasUnknownPhase(rc)) {
     const hint = phase === Phase.Complete
       ? `You can start a new deployment with '${ctx.commandName} rollout latest dc/${name}'.`
       : `Optionally, you can cancel this deployment with '${ctx.commandName} rollout cancel dc/${name}'.`;

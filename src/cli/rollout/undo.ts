@@ -16,10 +16,11 @@
 import { ApiVersion, Kind } from '../../apis/constants.js';
 import { DecodeError, decodeDeploymentConfig } from '../../apis/encoded.js';
 import { DefaultRetry, retryOnConflict } from '../../util/retry.js';
+import { ApiError, isConflict } from '../../controller/errors.js';
 import { findRc, getDc } from '../common.js';
 import { describePodTemplate } from '../describe.js';
 import { CliError } from '../errors.js';
-import { instantiatePatch, unacknowledgedNotice, waitForAck } from '../instantiate.js';
+import { fileRequest, instantiatePatch, unacknowledgedNotice, waitForAck } from '../instantiate.js';
 import { createMergePatch } from '../merge-patch.js';
 import { qualifiedName } from '../names.js';
 import type { OutputFormat } from '../options.js';
@@ -69,10 +70,18 @@ async function undoOnce(ctx: CliContext, opts: UndoOptions): Promise<number> {
 
   const id = ctx.newId();
   const specPatch = createMergePatch(dc.spec, generated.spec);
-  const { metadata } = instantiatePatch({ id, latest: false, force: true });
-  const patch: Record<string, unknown> = { metadata: { ...metadata, resourceVersion: dc.metadata.resourceVersion } };
-  if (specPatch !== undefined) patch['spec'] = specPatch;
-  await ctx.dcs.patch(ctx.namespace, opts.name, patch, 'merge');
+  await fileRequest(ctx, opts.name, opts.timeoutMs, (fresh) => {
+    // The spec patch was computed from `dc`: a DC changed meanwhile is refused by the
+    // resourceVersion precondition rather than patched with a stale diff: the same Conflict the
+    // API server would return, so the caller recomputes from a fresh read.
+    if (fresh.metadata.resourceVersion !== dc.metadata.resourceVersion) {
+      throw new ApiError(`deploymentconfig/${opts.name} changed while the rollback was prepared`, 409, 'Conflict');
+    }
+    const { metadata } = instantiatePatch({ id, latest: false, force: true });
+    const patch: { metadata: Record<string, unknown> } & Record<string, unknown> = { metadata };
+    if (specPatch !== undefined) patch['spec'] = specPatch;
+    return patch;
+  }, 1); // conflicts restart the whole computation (rolloutUndo's loop)
 
   const result = await waitForAck(ctx, opts.name, id, opts.timeoutMs);
   if (result && result.ack.outcome !== 'Triggered') {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { V1ReplicationController } from '@kubernetes/client-node';
-import { Annotations } from '../../../src/apis/constants.js';
+import { Annotations, Labels } from '../../../src/apis/constants.js';
+import { rcVersion } from '../../../src/util/rc-version.js';
 import {
   activeDeployment, applyDefaults, byVersionAsc, byVersionDesc, configSelector, deployerPodSelector, deploymentsForCleanup,
   eventTarget, formatTime, hasTriggers, isCancelled, isCancelledAnnotation, isComplete, isInProgress, isTerminal, labelFor,
@@ -11,20 +12,33 @@ import { imageTrigger, makeDc, rcFor } from '../deploymentconfig/fixtures.js';
 const rcWith = (annotations: Record<string, string>): V1ReplicationController => ({ metadata: { name: 'x', annotations } });
 const names = (rcs: V1ReplicationController[]): string[] => rcs.map((rc) => rc.metadata!.name!);
 
-// One parsing rule for the whole code base (the CLI, the controllers and the deployer used three):
-// Go's strconv.ParseInt(s, 10, 64) as appsutil.DeploymentVersionFor uses it.
-describe('versionOf', () => {
-  it.each([
-    ['3', 3], ['0', 0], ['+4', 4], ['-2', -2], ['2147483648', 2147483648], ['12abc', -1], ['', -1], [' 3', -1], ['3.0', -1],
-    ['0x10', -1], ['99999999999999999999', -1],
-  ])('%p → %p', (value, expected) => {
-    expect(versionOf(rcWith({ [Annotations.LatestVersion]: value }))).toBe(expected);
+// One rule for the whole code base (the CLI, the controllers and the deployer): the version is
+// the number in the RC's immutable name <dc>-<N>; the latest-version annotation (which anyone
+// who may patch RCs can rewrite) is only believed when it agrees (issue 14 item 1).
+describe('versionOf: the version in the immutable name, the annotation only believed when it agrees', () => {
+  const named = (name: string, annotation?: string): V1ReplicationController => ({
+    metadata: { name, labels: { [Labels.DeploymentConfig]: 'web' }, ...(annotation !== undefined ? { annotations: { [Annotations.LatestVersion]: annotation } } : {}) },
   });
-  it('is -1 without the annotation or the RC', () => {
+  it.each([
+    ['web-3', '3', 3], ['web-0', '0', 0], ['web-4', '+4', 4], ['web-2147483648', '2147483648', 2147483648],
+    ['web-1', '2147483647', 1], ['web-1', '12abc', 1], ['web-1', '', 1], ['web-1', undefined, 1], ['web-1', '99999999999999999999', 1],
+    ['x', '3', -1], ['web-x', '3', -1], ['other-3', '3', -1], ['web-3a', '3', -1], ['x', undefined, -1],
+  ])('%p with annotation %p → %p', (name, annotation, expected) => {
+    expect(versionOf(named(name, annotation))).toBe(expected);
+  });
+  it('reports a disagreement, and is silent when name and annotation agree', () => {
+    expect(rcVersion(named('web-2', '2')).problem).toBeUndefined();
+    expect(rcVersion(named('web-2', '9')).problem).toBe(
+      'replication controller "web-2" has annotation openshift.io/deployment-config.latest-version="9", which disagrees with the version in its name; version 2 is used');
+    expect(rcVersion(named('x', '9')).problem).toContain('"x" is not named <deployment config>-<version>');
+  });
+  it('is -1 without a name or the RC', () => {
     expect(versionOf({ metadata: {} })).toBe(-1);
     expect(versionOf(undefined)).toBe(-1);
   });
 });
+
+
 
 describe('phase helpers', () => {
   it.each([
@@ -52,12 +66,12 @@ describe('phase helpers', () => {
 });
 
 describe('ordering, labels and selectors', () => {
-  const v = (n: string, name: string): V1ReplicationController => ({ metadata: { name, annotations: { [Annotations.LatestVersion]: n } } });
+  const v = (n: string, name: string): V1ReplicationController => ({ metadata: { name, labels: { [Labels.DeploymentConfig]: 'web' }, annotations: { [Annotations.LatestVersion]: n } } });
   it('sorts by version both ways, keeping list order for ties, without touching the input', () => {
-    const rcs = [v('2', 'b'), v('10', 'c'), v('x', 'bad'), v('2', 'b2')];
-    expect(names(byVersionDesc(rcs))).toEqual(['c', 'b', 'b2', 'bad']);
-    expect(names(byVersionAsc(rcs))).toEqual(['bad', 'b', 'b2', 'c']);
-    expect(names(rcs)).toEqual(['b', 'c', 'bad', 'b2']);
+    const rcs = [v('2', 'web-2'), v('10', 'web-10'), v('x', 'bad'), v('2', 'web-02')];
+    expect(names(byVersionDesc(rcs))).toEqual(['web-10', 'web-2', 'web-02', 'bad']);
+    expect(names(byVersionAsc(rcs))).toEqual(['bad', 'web-2', 'web-02', 'web-10']);
+    expect(names(rcs)).toEqual(['web-2', 'web-10', 'bad', 'web-02']);
   });
   it('labelFor is namespace/name', () => {
     expect(labelFor({ metadata: { namespace: 'ns', name: 'web-1' } })).toBe('ns/web-1');

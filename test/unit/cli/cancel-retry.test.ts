@@ -130,3 +130,26 @@ describe('rollout retry', () => {
     await expect(rolloutRetry(t.ctx, { name: 'web' })).rejects.toThrow('rollout #2 is complete');
   });
 });
+
+describe('an RC with an unknown phase (issue 14 item 4b): cancel and retry recover it', () => {
+  it('cancel marks it cancelled (oc only cancels New/Pending/Running)', async () => {
+    const t = testContext();
+    const dc = makeDc('web', { latestVersion: 2 });
+    t.dcs.add(dc);
+    t.rcs.add(makeRc(dc, 1, 'Complete'));
+    t.rcs.add(makeRc(dc, 2, 'Exploded'));
+    expect(await rolloutCancel(t.ctx, { name: 'web' })).toBe(0);
+    expect(t.rcs.actions.map((a) => `${a.verb} ${a.name}`)).toEqual(['patch web-2']);
+    expect(t.out.text).toBe('deploymentconfig.apps.openshift.io/web cancelling\n');
+  });
+
+  it('retry resets it to New', async () => {
+    const t = testContext();
+    const dc = makeDc('web', { latestVersion: 2 });
+    t.dcs.add(dc);
+    t.rcs.add(makeRc(dc, 2, 'Exploded'));
+    expect(await rolloutRetry(t.ctx, { name: 'web' })).toBe(0);
+    expect(t.rcs.store.get('web-2')?.metadata?.annotations?.[Annotations.Phase]).toBe('New');
+    expect(t.out.text).toBe('deploymentconfig.apps.openshift.io/web retried rollout #2\n');
+  });
+});

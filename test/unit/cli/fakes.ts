@@ -45,6 +45,11 @@ export class FakeDcClient implements DeploymentConfigClient {
     this.actions.push({ verb: 'patch', resource: 'deploymentconfigs', name, body: structuredClone(patch), patchType: type });
     if (this.failWith) throw this.failWith;
     const current = await this.get(namespace, name);
+    // The API server's precondition: a resourceVersion in the patch must match the stored one.
+    const precondition = (patch as { metadata?: { resourceVersion?: string } }).metadata?.resourceVersion;
+    if (precondition !== undefined && precondition !== current.metadata.resourceVersion) {
+      throw new ApiError(`Operation cannot be fulfilled on deploymentconfigs.apps.openshift.io "${name}": the object has been modified; please apply your changes to the latest version and try again`, 409, 'Conflict');
+    }
     const next = applyMergePatch(current, patch) as DeploymentConfig;
     next.metadata.resourceVersion = String(++this.rv);
     this.store.set(name, next);

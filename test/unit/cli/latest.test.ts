@@ -27,7 +27,7 @@ describe('rollout latest', () => {
     expect(await rolloutLatest(t.ctx, opts)).toBe(0);
     expect(t.dcs.actions).toEqual([{
       verb: 'patch', resource: 'deploymentconfigs', name: 'web', patchType: 'merge',
-      body: { metadata: { annotations: { 'deploy.dcctl.io/instantiate': '{"id":"req-1","latest":true,"force":true}' } } },
+      body: { metadata: { annotations: { 'deploy.dcctl.io/instantiate': '{"id":"req-1","latest":true,"force":true}' }, resourceVersion: '7' } },
     }]);
     expect(t.out.text).toBe('deploymentconfig.apps.openshift.io/web rolled out\n');
   });
@@ -38,7 +38,7 @@ describe('rollout latest', () => {
     ackOnPatch(t, 'Triggered');
     t.ticks.push(() => undefined);
     await rolloutLatest(t.ctx, { ...opts, again: true });
-    expect(t.dcs.actions[0]?.body).toEqual({ metadata: { annotations: { [Annotations.InstantiateRequest]: '{"id":"req-1","latest":false,"force":true}' } } });
+    expect(t.dcs.actions[0]?.body).toEqual({ metadata: { annotations: { [Annotations.InstantiateRequest]: '{"id":"req-1","latest":false,"force":true}' }, resourceVersion: '7' } });
   });
 
   it('waits across ticks until the ack carries its own id', async () => {
@@ -128,5 +128,91 @@ describe('rollout latest', () => {
     await rolloutLatest(t.ctx, { ...opts, dryRun: true, output: 'json' });
     expect(JSON.parse(t.out.text)).toMatchObject({ kind: 'DeploymentConfig', metadata: { name: 'web' }, status: { latestVersion: 1 } });
     expect(t.dcs.actions).toEqual([]);
+  });
+});
+
+/**
+ * Issue 14 item 4a: parallel `rollout latest` calls overwrote each other's request in the one
+ * annotation and still exited 0 ("recorded and will be handled"). A request is now never written
+ * over an unacknowledged one, is written with a resourceVersion precondition, and is never
+ * reported as recorded once it left the annotation unacknowledged.
+ */
+describe('rollout latest racing other writers', () => {
+  const pendingFrom = (id: string) => JSON.stringify({ id, latest: true, force: true });
+
+  it('waits for another client\'s pending request to be acknowledged before writing its own', async () => {
+    const t = testContext();
+    const dc = makeDc('web', { latestVersion: 1 });
+    dc.metadata.annotations = { [Annotations.InstantiateRequest]: pendingFrom('other') };
+    t.dcs.add(dc);
+    t.rcs.add(makeRc(dc, 1, 'Complete'));
+    t.ticks.push(
+      () => undefined,
+      () => { // the controller acknowledges "other"; its rollout #2 completes
+        const stored = t.dcs.store.get('web')!;
+        stored.status = { ...stored.status, latestVersion: 2, lastInstantiateRequest: { id: 'other', outcome: 'Triggered', latestVersion: 2, time: 't' } };
+        stored.metadata.resourceVersion = '8';
+        t.rcs.add(makeRc(stored, 2, 'Complete'));
+      },
+      () => { // then ours
+        const stored = t.dcs.store.get('web')!;
+        stored.status = { ...stored.status, latestVersion: 3, lastInstantiateRequest: { id: 'req-1', outcome: 'Triggered', latestVersion: 3, time: 't' } };
+      },
+    );
+    expect(await rolloutLatest(t.ctx, opts)).toBe(0);
+    expect(t.dcs.actions).toHaveLength(1);
+    expect(t.dcs.actions[0]?.body).toMatchObject({ metadata: { resourceVersion: '8' } });
+    expect(t.out.text).toBe('deploymentconfig.apps.openshift.io/web rolled out\n');
+  });
+
+  it('reports "already in progress" when the request it waited for started a rollout that is still running', async () => {
+    const t = testContext();
+    const dc = makeDc('web', { latestVersion: 1 });
+    dc.metadata.annotations = { [Annotations.InstantiateRequest]: pendingFrom('other') };
+    t.dcs.add(dc);
+    t.rcs.add(makeRc(dc, 1, 'Complete'));
+    t.ticks.push(() => {
+      const stored = t.dcs.store.get('web')!;
+      stored.status = { ...stored.status, latestVersion: 2, lastInstantiateRequest: { id: 'other', outcome: 'Triggered', latestVersion: 2, time: 't' } };
+    });
+    await expect(rolloutLatest(t.ctx, opts)).rejects.toThrow('#2 is already in progress (New).');
+    expect(t.dcs.actions).toEqual([]);
+  });
+
+  it('does not write over a pending request that is never acknowledged, and says so', async () => {
+    const t = testContext();
+    const dc = makeDc('web', { latestVersion: 1 });
+    dc.metadata.annotations = { [Annotations.InstantiateRequest]: pendingFrom('other') };
+    t.dcs.add(dc);
+    t.ticks.push(() => undefined, () => undefined);
+    await expect(rolloutLatest(t.ctx, opts)).rejects.toThrow(/request not recorded: request other \(from another client\) .* has not been handled by the controller within 5s/);
+    expect(t.dcs.actions).toEqual([]);
+  });
+
+  it('re-reads and writes again when the DC changed between its read and its write (409)', async () => {
+    const t = testContext();
+    t.dcs.add(makeDc('web', { latestVersion: 1 }));
+    const patch = t.dcs.patch.bind(t.dcs);
+    let raced = false;
+    t.dcs.patch = async (ns, name, body, type) => {
+      if (!raced) { raced = true; t.dcs.store.get('web')!.metadata.resourceVersion = '8'; }
+      return patch(ns, name, body, type);
+    };
+    ackOnPatch(t, 'Triggered');
+    t.ticks.push(() => undefined);
+    expect(await rolloutLatest(t.ctx, opts)).toBe(0);
+    expect(t.dcs.actions.map((a) => (a.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion)).toEqual(['7', '8']);
+  });
+
+  it('never reports a request as recorded once another writer replaced it unacknowledged', async () => {
+    const t = testContext();
+    t.dcs.add(makeDc('web', { latestVersion: 1 }));
+    t.ticks.push(() => undefined, () => {
+      // kubectl annotate --overwrite, which does not wait for the pending request
+      t.dcs.store.get('web')!.metadata.annotations = { [Annotations.InstantiateRequest]: pendingFrom('kubectl') };
+    }, () => undefined);
+    await expect(rolloutLatest(t.ctx, opts)).rejects.toThrow(
+      /request req-1 is no longer in the deploy.dcctl.io\/instantiate annotation of deploymentconfig\/web \(it now holds request kubectl\) .* NOT recorded/);
+    expect(t.out.text).toBe('');
   });
 });

@@ -69,7 +69,7 @@ describe('main', () => {
     const h = harness();
     h.t.dcs.add(makeDc('web'));
     expect(await main(['rollout', 'latest', 'web', '-n', 'ns1', '--again', '--timeout', '0'], 'kubectl dc', h.deps)).toBe(0);
-    expect(h.t.dcs.actions[0]?.body).toEqual({ metadata: { annotations: { 'deploy.dcctl.io/instantiate': '{"id":"req-1","latest":false,"force":true}' } } });
+    expect(h.t.dcs.actions[0]?.body).toEqual({ metadata: { annotations: { 'deploy.dcctl.io/instantiate': '{"id":"req-1","latest":false,"force":true}' }, resourceVersion: '7' } });
     expect(h.out.text).toBe('deploymentconfig.apps.openshift.io/web rollout requested\n');
   });
 
@@ -102,7 +102,7 @@ describe('main', () => {
       kubeconfig: undefined, context: undefined, namespace: undefined, workers: 5,
       deployerImage: 'img:1', deployerCommand: ['node', '/app/bin/dcctl.js', 'deploy'], deployerServiceAccount: 'deployer',
       enableDcController: true, enableDeployerController: true, enableImageTriggerController: true, leaderElect: false, leaderElectionNamespace: undefined,
-      metricsBindAddress: ':8080', logLevel: 'info', logFormat: 'json', manageDeployerAccess: true, resyncSeconds: 600,
+      metricsBindAddress: '127.0.0.1:8080', metricsSecure: false, metricsAuth: true, metricsCertDir: undefined, logLevel: 'info', logFormat: 'json', manageDeployerAccess: true, resyncSeconds: 600,
       deployerEnvironment: [], deployerNodeSelector: undefined, deployerTolerations: undefined,
     }]);
   });

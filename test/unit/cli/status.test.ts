@@ -122,3 +122,28 @@ describe('rollout status', () => {
     await expect(rolloutStatusCommand(t.ctx, { name: 'web', revision: 0, watch: true, timeoutMs: 0 })).rejects.toThrow('deploymentconfigs.apps.openshift.io "web" not found');
   });
 });
+
+describe('rollout status on a rollout that cannot proceed (issue 14 item 4c)', () => {
+  const createError: DeploymentCondition = {
+    type: 'Progressing', status: 'False', reason: 'ReplicationControllerCreateError',
+    message: 'ReplicationController "a-very-long-name-1" is invalid: metadata.labels: Invalid value: "a-very-long-name-1": must be no more than 63 characters',
+  };
+
+  it('prints the RC creation error and exits non-zero instead of waiting for its timeout', async () => {
+    const t = testContext();
+    t.dcs.add(withStatus(makeDc('web'), { latestVersion: 1, observedGeneration: 1, conditions: [createError] }));
+    t.ticks.push(() => undefined, () => undefined);
+    await expect(rolloutStatusCommand(t.ctx, { name: 'web', revision: 0, watch: true, timeoutMs: 0 })).rejects.toThrow(
+      `rollout #1 of deployment config "web" cannot start: ReplicationControllerCreateError: ${createError.message}`);
+  });
+
+  it('fails on a latest RC whose phase nothing can move on, with the controller\'s condition', async () => {
+    const t = testContext();
+    const failure: DeploymentCondition = { type: 'ReplicaFailure', status: 'True', reason: 'InvalidReplicationController', message: 'replication controller "web-1" has unknown phase "Exploded" ...' };
+    const dc = withStatus(makeDc('web'), { latestVersion: 1, observedGeneration: 1, conditions: [failure] });
+    t.dcs.add(dc);
+    t.rcs.add(makeRc(dc, 1, 'Exploded'));
+    t.ticks.push(() => undefined, () => undefined);
+    await expect(rolloutStatusCommand(t.ctx, { name: 'web', revision: 0, watch: true, timeoutMs: 0 })).rejects.toThrow(failure.message);
+  });
+});

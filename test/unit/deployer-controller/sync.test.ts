@@ -3,7 +3,7 @@ import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
 import { DecodeError } from '../../../src/apis/encoded.js';
-import { ActionableError, ApiError, FatalError, RetriableError } from '../../../src/controller/errors.js';
+import { ActionableError, ApiError, DeployerAccessMissingError, FatalError, RetriableError } from '../../../src/controller/errors.js';
 import { makeDeployerPod } from '../../../src/deployer-controller/pod.js';
 import { handleDeployment, onDeployerDropped, syncDeployment, type DeployerSyncDeps } from '../../../src/deployer-controller/sync.js';
 import { MemoryLister, RecordingPodClient, RecordingRcClient, RecordingRecorder } from './fakes.js';
@@ -516,5 +516,57 @@ describe('onDeployerDropped', () => {
       object: dcEvent, type: 'Warning', reason: 'FailedRetry',
       message: 'Stop retrying: couldn\'t create deployer pod for "default/config-1": quota',
     }]);
+  });
+});
+
+describe('syncDeployment: unknown phase (issue 14 item 4b)', () => {
+  it('leaves an RC with an unknown phase alone', async () => {
+    const h = harness(rcInPhase('Exploded'));
+    await h.sync();
+    expect(h.rcClient.actions).toEqual([]);
+    expect(h.podClient.actions).toEqual([]);
+  });
+
+  it('fails it once it is cancelled (rollout cancel recovers the DC)', async () => {
+    const rc = cancel(rcInPhase('Exploded'));
+    const h = harness(rc, [deployerPod(rc, 'Running')]);
+    await h.sync();
+    expect(h.podClient.actions.map((a) => `${a.verb} ${a.name}`)).toEqual(['delete config-1-deploy']);
+    expect(annotationsOf(h.rcClient.updates[0])[Annotations.Phase]).toBe('Failed');
+    expect(h.recorder.events.map((e) => e.reason)).toEqual(['RolloutCancelled']);
+  });
+});
+
+describe('syncDeployment: deployer access (issue 14 item 2)', () => {
+  it('checks deployer access before every deployer pod and says what it re-created', async () => {
+    const h = harness(makeDeployment(okDeploymentConfig(1), rcCreated));
+    const asked: string[] = [];
+    h.deps.ensureDeployerAccess = async (ns) => { asked.push(ns); return ['service account "deployer"', 'role binding "system:deployers"']; };
+    await h.sync();
+    expect(asked).toEqual(['default']);
+    expect(h.reasons()).toEqual(['Normal DeployerAccessCreated: Created missing service account "deployer" and role binding "system:deployers" for deployer pods in namespace "default"']);
+    expect(h.podClient.actions.map((a) => a.verb)).toEqual(['create']);
+  });
+
+  it('missing access it may not create: no pod, a FailedCreate event naming what is missing, retried (ActionableError)', async () => {
+    const h = harness(makeDeployment(okDeploymentConfig(1), rcCreated));
+    const message = 'service account "deployer" missing in namespace "default" and --manage-deployer-access=false: create them';
+    h.deps.ensureDeployerAccess = async () => { throw new DeployerAccessMissingError(message); };
+    const err = await h.sync().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ActionableError);
+    expect(h.reasons()).toEqual([`Warning FailedCreate: Error creating deployer pod: ${message}`]);
+    expect(h.podClient.actions).toEqual([]);
+    onDeployerDropped(h.deps, 'default/config-1', err);
+    expect(h.reasons()[1]).toBe(`Warning FailedRetry: Stop retrying: couldn't create deployer pod for "default/config-1": ${message}`);
+  });
+});
+
+describe('syncDeployment: unknown phase with a succeeded deployer pod (issue 14 item 4b)', () => {
+  it('a cancel still fails it (the pod does not "win the race")', async () => {
+    const rc = cancel(rcInPhase('Exploded'));
+    const h = harness(rc, [deployerPod(rc, 'Succeeded')]);
+    await h.sync();
+    expect(annotationsOf(h.rcClient.updates[0])[Annotations.Phase]).toBe('Failed');
+    expect(annotationsOf(h.rcClient.updates[0])[Annotations.Cancelled]).toBe('true');
   });
 });

@@ -77,3 +77,19 @@ describe('makeDeployment', () => {
     expect(() => makeDeployment(bad)).toThrow(/couldn't make deployment from \(potentially invalid\) deployment config ns\/app: /);
   });
 });
+
+describe('encoded config size (issue 14 item 4d)', () => {
+  it('leaves out kubectl.kubernetes.io/last-applied-configuration, so a client-side-applied DC of 150 KB still fits', () => {
+    const big = applyDefaults(makeDc({ latestVersion: 1 }));
+    big.spec.template!.spec!.containers[0]!.env = Array.from({ length: 1500 }, (_, i) => ({ name: `VAR_${i}`, value: 'x'.repeat(90) }));
+    big.metadata.annotations = { 'kubectl.kubernetes.io/last-applied-configuration': JSON.stringify({ spec: big.spec }), keep: 'me' };
+    const rc = makeDeployment(big);
+    const encoded = rc.metadata!.annotations![Annotations.EncodedConfig]!;
+    expect(encoded).not.toContain('last-applied-configuration');
+    // The API server's limit on all annotations of an object together.
+    const total = Object.entries(rc.metadata!.annotations!).reduce((n, [k, v]) => n + k.length + v.length, 0);
+    expect(total).toBeLessThan(256 * 1024);
+    expect(decodeDeploymentConfig(rc).metadata.annotations).toEqual({ keep: 'me' });
+    expect(decodeDeploymentConfig(rc).spec.template).toEqual(big.spec.template);
+  });
+});

@@ -231,7 +231,7 @@ describe('extended-test flows', () => {
     expect(rcNames(f)).toEqual(['app-1']);
   });
 
-  it('#24 adoption: a DC re-created over orphaned RCs restores latestVersion one step per sync', async () => {
+  it('#24 adoption: a DC re-created over orphaned RCs resumes latestVersion at the newest adopted RC', async () => {
     const f = newFakeCluster();
     const old = makeDc({ latestVersion: 2 });
     f.rcs.put({ ...rcFor(old, 1, { replicas: 0 }) });

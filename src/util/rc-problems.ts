@@ -1,0 +1,31 @@
+/**
+ * Annotations on a DC's RCs that the controllers cannot act on, as one message for the DC's
+ * ReplicaFailure=True/InvalidReplicationController condition and its Warning event. These
+ * annotations are writable by anyone who may patch RCs in the namespace (every deployer and
+ * hook pod included), so the controllers report them rather than follow them
+ * (docs/design.md § "Values written by others").
+ */
+import type { V1ReplicationController } from '@kubernetes/client-node';
+import { Annotations, Phase } from '../apis/constants.js';
+import { rcVersion } from './rc-version.js';
+
+const knownPhases: ReadonlySet<string> = new Set(Object.values(Phase));
+
+/**
+ * An RC whose phase annotation is not one of the five phases: nothing moves it (the deployer
+ * controller only makes forward transitions between known phases) and it would block its DC
+ * forever. `rollout cancel`, `rollout retry` or setting the annotation recovers it.
+ */
+export function rcPhaseProblem(rc: V1ReplicationController): string | undefined {
+  const phase = rc.metadata?.annotations?.[Annotations.Phase];
+  if (phase !== undefined && knownPhases.has(phase)) return undefined;
+  const what = phase === undefined ? 'has no annotation' : `has unknown phase ${JSON.stringify(phase)} in annotation`;
+  return `replication controller "${rc.metadata?.name ?? ''}" ${what} ${Annotations.Phase}, so no controller can move its rollout on; `
+    + `set it to one of ${[...knownPhases].join(', ')}, or run 'rollout cancel' or 'rollout retry'`;
+}
+
+/** Every problem of these RCs, sorted and joined; undefined when there is none. */
+export function rcProblems(rcs: readonly V1ReplicationController[]): string | undefined {
+  const problems = rcs.flatMap((rc) => [rcVersion(rc).problem, rcPhaseProblem(rc)]).filter((p): p is string => p !== undefined).sort();
+  return problems.length > 0 ? problems.join('; ') : undefined;
+}
