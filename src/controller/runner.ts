@@ -57,6 +57,17 @@ export function newQueue(ctx: ControllerContext, name: string): WorkQueue {
   return new WorkQueue({ name, metrics: ctx.metrics?.queue(name) });
 }
 
+/** A Controller named `name` on `queue`, with the context's workers, logger and sync metrics. */
+export function newController(
+  ctx: ControllerContext,
+  name: string,
+  queue: WorkQueue,
+  sync: SyncFn,
+  opts: Pick<ControllerOptions, 'maxRetries' | 'onDropped'> = {},
+): Controller {
+  return new Controller({ name, queue, workers: ctx.workers, log: ctx.log, sync: ctx.metrics ? ctx.metrics.timeSync(name, sync) : sync, ...opts });
+}
+
 /** Default retry budget of both OpenShift controllers. */
 export const DefaultMaxRetries = 15;
 

@@ -12,7 +12,7 @@ import { ActionableError } from '../controller/errors.js';
 import type {
   EventRecorder, EventSource, InformerSource, Lister, PodClient, ReplicationControllerClient,
 } from '../controller/ports.js';
-import { Controller, newQueue, type ControllerContext } from '../controller/runner.js';
+import { newController, newQueue, type Controller, type ControllerContext } from '../controller/runner.js';
 import type { WorkQueue } from '../controller/workqueue.js';
 import { objectKey } from '../util/keys.js';
 import type { DeployerControllerOptions } from './options.js';
@@ -48,8 +48,7 @@ export function newDeployerController(
     clock: ctx.clock, log: ctx.log.child({ controller: name }), ensureDeployerAccess: clients.ensureDeployerAccess, options,
   };
   const sync = (key: string, sctx: { willBeDropped: boolean }) => syncDeployment(deps, key, sctx.willBeDropped);
-  return new Controller({
-    name, queue, workers: ctx.workers, log: ctx.log, sync: ctx.metrics ? ctx.metrics.timeSync(name, sync) : sync,
+  return newController(ctx, name, queue, sync, {
     onDropped: (key, err) => {
       if (err instanceof ActionableError) onDeployerDropped(deps, key, err);
     },

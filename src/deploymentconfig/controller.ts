@@ -12,7 +12,7 @@ import { DeploymentConfigs, ImageStreams, ReplicationControllers } from '../apis
 import type {
   DeploymentConfigClient, EventRecorder, EventSource, InformerSource, Lister, ReplicationControllerClient,
 } from '../controller/ports.js';
-import { Controller, newQueue, type ControllerContext } from '../controller/runner.js';
+import { newController, newQueue, type Controller, type ControllerContext } from '../controller/runner.js';
 import type { WorkQueue } from '../controller/workqueue.js';
 import { tagResolverFor } from '../image/resolve.js';
 import { objectKey, splitKey } from '../util/keys.js';
@@ -63,9 +63,7 @@ export function newDeploymentConfigController(
     resolveImageTag: streams ? tagResolverFor((namespace, stream) => streams.get(namespace, stream)) : undefined,
     rcsForDc: clients.rcsForDc,
   }, key);
-  return new Controller({
-    name, queue, workers: ctx.workers, log: ctx.log, sync: ctx.metrics ? ctx.metrics.timeSync(name, sync) : sync,
-  });
+  return newController(ctx, name, queue, sync);
 }
 
 /** Key of the DC an RC belongs to, when that DC is cached; undefined otherwise. */

@@ -7,7 +7,7 @@ import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import type { ImageStream } from '../apis/imagestream.js';
 import { DeploymentConfigs, ImageStreams } from '../apis/resources.js';
 import type { DeploymentConfigClient, EventSource, InformerSource, Lister } from '../controller/ports.js';
-import { Controller, newQueue, type ControllerContext } from '../controller/runner.js';
+import { newController, newQueue, type Controller, type ControllerContext } from '../controller/runner.js';
 import type { WorkQueue } from '../controller/workqueue.js';
 import { objectKey } from '../util/keys.js';
 import { ImageStreamTriggerIndex } from './index.js';
@@ -44,10 +44,9 @@ export function newImageTriggerController(
   const sync = (key: string) => syncImageTriggerKey({
     dcLister: clients.dcLister, streamLister: streams, dcClient: clients.dcs, streamClient: clients.streams, clock: ctx.clock, log,
   }, key);
-  return new Controller({
-    // OpenShift retries trigger updates forever (capped backoff): a DC must never stay stale.
-    name, queue, workers: ctx.workers, log: ctx.log, maxRetries: Number.POSITIVE_INFINITY,
-    sync: ctx.metrics ? ctx.metrics.timeSync(name, sync) : sync,
+  // OpenShift retries trigger updates forever (capped backoff): a DC must never stay stale.
+  return newController(ctx, name, queue, sync, {
+    maxRetries: Number.POSITIVE_INFINITY,
   });
 }
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { pino } from 'pino';
 import { ApiError, FatalError, RetriableError } from '../../../src/controller/errors.js';
 import { ItemExponentialFailureRateLimiter } from '../../../src/controller/rate-limiter.js';
-import { Controller, type SyncContext } from '../../../src/controller/runner.js';
+import { Controller, newController, newQueue, type SyncContext } from '../../../src/controller/runner.js';
 import { WorkQueue } from '../../../src/controller/workqueue.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -136,5 +136,33 @@ describe('Controller', () => {
     await sleep(5);
     await c.shutdown();
     expect(finished).toEqual(['a']);
+  });
+});
+
+describe('newController', () => {
+  it('runs the sync through the context metrics under the controller name, with the given options', async () => {
+    const { log } = memoryLog();
+    const timed: string[] = [];
+    const queueNames: string[] = [];
+    const dropped: string[] = [];
+    const ctx = {
+      workers: 1, log, clock: { now: () => new Date() },
+      metrics: {
+        queue: (name: string) => { queueNames.push(name); return undefined as never; },
+        timeSync: (name: string, sync: (key: string, c: SyncContext) => Promise<void>) =>
+          async (key: string, c: SyncContext) => { timed.push(`${name} ${key}`); await sync(key, c); },
+      },
+    };
+    const queue = new WorkQueue({ name: 'x', rateLimiter: new ItemExponentialFailureRateLimiter(1, 4) });
+    const c = newController(ctx, 'x', queue, async () => { throw new Error('always'); }, { maxRetries: 2, onDropped: (key) => dropped.push(key) });
+    await c.run();
+    queue.add('ns/a');
+    await until(() => dropped.length === 1);
+    await c.shutdown();
+    expect(dropped).toEqual(['ns/a']);
+    expect(timed.length).toBeGreaterThanOrEqual(2);
+    expect(timed[0]).toBe('x ns/a');
+    newQueue(ctx, 'named');
+    expect(queueNames).toEqual(['named']);
   });
 });
