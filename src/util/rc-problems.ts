@@ -3,7 +3,7 @@
  * ReplicaFailure=True/InvalidReplicationController condition and its Warning event. These
  * annotations are writable by anyone who may patch RCs in the namespace (every deployer and
  * hook pod included), so the controllers report them rather than follow them
- * (docs/design.md § "Values written by others").
+ * (docs/design.md §10.3).
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, Phase } from '../apis/constants.js';

@@ -4,11 +4,11 @@
  * The `openshift.io/deployment-config.latest-version` annotation is mutable: anyone who may patch
  * RCs in the namespace (including every deployer and hook pod, through the `deployer` service
  * account) can rewrite it. The RC's name is immutable and the controller always creates it as
- * `<dc>-<version>` (§2.1). So the version is the number in the name; the annotation is only
+ * `<dc>-<version>` (§3.5). So the version is the number in the name; the annotation is only
  * believed when it agrees. An RC whose annotation disagrees with its name (or whose name carries
  * no version at all while the annotation claims one) is reported, never acted on: before this
  * rule, `latest-version=2147483647` on `<dc>-1` made the DC controller step `status.latestVersion`
- * up once per sync, forever (docs/design.md § "Values written by others").
+ * up once per sync, forever (docs/design.md §10.3).
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, Labels } from '../apis/constants.js';
