@@ -11,6 +11,8 @@ export interface ManagerOptions {
   readonly context?: string;
   /** Watch scope; undefined means all namespaces. */
   readonly namespace?: string;
+  /** Group that stores DCs: apps.openshift.io (CRD mode) or apps.dcctl.io (API mode, docs/apiserver.md). */
+  readonly dcGroup?: string;
   /** Concurrent syncs per controller. */
   readonly workers: number;
   readonly deployerImage: string;

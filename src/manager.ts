@@ -65,8 +65,10 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
   const log = makeLogger(opts.logLevel, opts.logFormat).child({ version: ControllerVersion });
   const kc = loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
   const metrics = new Metrics();
-  const clients = makeClients(kc, { fieldManager: Component, userAgent: Component });
-  const informers = new InformerFactory(kc, clients, { namespace: opts.namespace, resyncMs: opts.resyncSeconds * 1000, log });
+  // API mode (docs/apiserver.md): DCs are read and written in their storage group, never
+  // through the aggregated API server.
+  const clients = makeClients(kc, { fieldManager: Component, userAgent: Component, dcGroup: opts.dcGroup });
+  const informers = new InformerFactory(kc, clients, { namespace: opts.namespace, resyncMs: opts.resyncSeconds * 1000, log, dcGroup: opts.dcGroup });
   const ctx: ControllerContext = { workers: opts.workers, log, clock: systemClock, metrics };
   const api = {
     dcs: metrics.instrument(clients.deploymentConfigs, 'deploymentconfigs'),

@@ -72,6 +72,7 @@ interface CommonArgs { namespace?: string; context?: string; kubeconfig?: string
 /** Flags of `dcctl controller`; their defaults are the controller's. */
 const controllerFlags = <T extends CommonArgs>(c: Argv<T>) => c
   .option('namespace', { type: 'string', describe: 'Watch only this namespace (default: all namespaces)' })
+  .option('dc-group', { type: 'string', default: 'apps.openshift.io', choices: ['apps.openshift.io', 'apps.dcctl.io'], describe: 'API group that stores DeploymentConfigs: apps.openshift.io (CRD mode) or apps.dcctl.io (API mode, see docs/apiserver.md)' })
   .option('workers', { type: 'number', default: 5, describe: 'Concurrent syncs per controller' })
   .option('deployer-image', { type: 'string', default: DefaultDeployerImage, describe: 'Image of deployer pods' })
   .option('deployer-command', { type: 'string', describe: 'Command of deployer pods (JSON array or words)' })
@@ -99,6 +100,7 @@ type ControllerArgs = ArgumentsCamelCase<Awaited<ReturnType<typeof controllerFla
 function managerOptions(a: ControllerArgs): ManagerOptions {
   return {
     kubeconfig: a.kubeconfig, context: a.context, namespace: a.namespace || undefined,
+    dcGroup: a.dcGroup,
     workers: a.workers,
     deployerImage: a.deployerImage,
     deployerCommand: parseCommand(a.deployerCommand),

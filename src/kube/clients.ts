@@ -21,6 +21,7 @@ import {
   type V1Scale,
 } from '@kubernetes/client-node';
 import { Group, Plural, Version } from '../apis/constants.js';
+import { toPublicApiVersion, toStorageApiVersion } from '../apis/storage.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import type {
   DeploymentConfigClient,
@@ -40,6 +41,8 @@ export interface ClientOptions {
   readonly fieldManager?: string;
   /** Sent as the User-Agent header. */
   readonly userAgent?: string;
+  /** Group that stores DeploymentConfigs (docs/apiserver.md). @default apps.openshift.io */
+  readonly dcGroup?: string;
 }
 
 /** The full set of port implementations. */
@@ -75,49 +78,63 @@ function requireName(obj: { metadata?: { name?: string; namespace?: string } }):
   return { name, namespace };
 }
 
-const dcCoords = { group: Group, version: Version, plural: Plural } as const;
-
-/** DeploymentConfigs through CustomObjectsApi (status via the /status subresource). */
+/**
+ * DeploymentConfigs through CustomObjectsApi (status via the /status subresource), in the group
+ * that stores them. Objects go out and come back as `apps.openshift.io/v1` whatever that group.
+ */
 export class KubeDeploymentConfigClient implements DeploymentConfigClient {
+  private readonly coords: { group: string; version: string; plural: string };
+
   constructor(
     private readonly api: CustomObjectsApi,
     private readonly fieldManager?: string,
-  ) {}
+    private readonly group: string = Group,
+  ) {
+    this.coords = { group, version: Version, plural: Plural };
+  }
+
+  private async read(p: Promise<unknown>): Promise<DeploymentConfig> {
+    return toPublicApiVersion(await plain(p as Promise<DeploymentConfig>), this.group);
+  }
+
+  private body(dc: DeploymentConfig): DeploymentConfig {
+    return toStorageApiVersion(dc, this.group);
+  }
 
   get(namespace: string, name: string): Promise<DeploymentConfig> {
-    return plain(this.api.getNamespacedCustomObject({ ...dcCoords, namespace, name }) as Promise<DeploymentConfig>);
+    return this.read(this.api.getNamespacedCustomObject({ ...this.coords, namespace, name }));
   }
 
   updateStatus(dc: DeploymentConfig): Promise<DeploymentConfig> {
     const { name, namespace } = requireName(dc);
-    return plain(
-      this.api.replaceNamespacedCustomObjectStatus({ ...dcCoords, namespace, name, body: dc, fieldManager: this.fieldManager }) as Promise<DeploymentConfig>,
+    return this.read(
+      this.api.replaceNamespacedCustomObjectStatus({ ...this.coords, namespace, name, body: this.body(dc), fieldManager: this.fieldManager }),
     );
   }
 
   update(dc: DeploymentConfig): Promise<DeploymentConfig> {
     const { name, namespace } = requireName(dc);
-    return plain(
-      this.api.replaceNamespacedCustomObject({ ...dcCoords, namespace, name, body: dc, fieldManager: this.fieldManager }) as Promise<DeploymentConfig>,
+    return this.read(
+      this.api.replaceNamespacedCustomObject({ ...this.coords, namespace, name, body: this.body(dc), fieldManager: this.fieldManager }),
     );
   }
 
   patch(namespace: string, name: string, patch: unknown, type: 'merge' | 'json'): Promise<DeploymentConfig> {
-    return plain(
+    return this.read(
       this.api.patchNamespacedCustomObject(
-        { ...dcCoords, namespace, name, body: patch as object, fieldManager: this.fieldManager },
+        { ...this.coords, namespace, name, body: patch as object, fieldManager: this.fieldManager },
         patchOptions(type),
-      ) as Promise<DeploymentConfig>,
+      ),
     );
   }
 
   /** Patches the /status subresource (merge or JSON patch). */
   patchStatus(namespace: string, name: string, patch: unknown, type: 'merge' | 'json'): Promise<DeploymentConfig> {
-    return plain(
+    return this.read(
       this.api.patchNamespacedCustomObjectStatus(
-        { ...dcCoords, namespace, name, body: patch as object, fieldManager: this.fieldManager },
+        { ...this.coords, namespace, name, body: patch as object, fieldManager: this.fieldManager },
         patchOptions(type),
-      ) as Promise<DeploymentConfig>,
+      ),
     );
   }
 }
@@ -230,7 +247,7 @@ export function makeClients(kc: KubeConfig, opts: ClientOptions = {}): Clients {
   const core = makeApiClient(kc, CoreV1Api, { userAgent: opts.userAgent });
   const customObjects = makeApiClient(kc, CustomObjectsApi, { userAgent: opts.userAgent });
   return {
-    deploymentConfigs: new KubeDeploymentConfigClient(customObjects, opts.fieldManager),
+    deploymentConfigs: new KubeDeploymentConfigClient(customObjects, opts.fieldManager, opts.dcGroup ?? Group),
     replicationControllers: new KubeReplicationControllerClient(core, opts.fieldManager),
     pods: new KubePodClient(core, opts.fieldManager),
     events: new KubeEventClient(core, opts.fieldManager),

@@ -9,7 +9,9 @@
  */
 import type { CoreV1Api, CustomObjectsApi, KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import { Group, Plural } from '../apis/constants.js';
 import type { ResourceDescription } from '../apis/resources.js';
+import { toPublicApiVersion } from '../apis/storage.js';
 import type { InformerSource } from '../controller/ports.js';
 import { createInformer, stripManagedFields, type Informer, type ListResult, type WatchLike } from './informer.js';
 
@@ -21,6 +23,11 @@ export interface InformerFactoryOptions {
   readonly log: Logger;
   /** Seam for unit tests. */
   readonly watch?: WatchLike;
+  /**
+   * Group that stores DeploymentConfigs (API mode: apps.dcctl.io, docs/apiserver.md). The DC
+   * informer lists and watches that group and caches the objects as apps.openshift.io/v1.
+   */
+  readonly dcGroup?: string;
 }
 
 /** The list calls the factory needs (the typed clients of src/kube/clients.ts). */
@@ -74,7 +81,10 @@ export class InformerFactory implements InformerSource {
    * given by the first request: the composition asks for an indexed informer before the
    * controllers that share it.
    */
-  informerFor<T>(resource: ResourceDescription, opts: { indexers?: Record<string, (obj: T) => string[]> } = {}): Informer<T & KubernetesObject> {
+  informerFor<T>(requested: ResourceDescription, opts: { indexers?: Record<string, (obj: T) => string[]> } = {}): Informer<T & KubernetesObject> {
+    const dcGroup = this.opts.dcGroup;
+    const storedElsewhere = dcGroup !== undefined && dcGroup !== Group && requested.group === Group && requested.plural === Plural;
+    const resource = storedElsewhere ? { ...requested, group: dcGroup } : requested;
     const path = collectionPath(resource, this.opts.namespace);
     const key = `${path}?${resource.labelSelector ?? ''}`;
     let informer = this.informers.get(key);
@@ -86,7 +96,9 @@ export class InformerFactory implements InformerSource {
         list: listFor<KubernetesObject>(this.clients, resource, this.opts.namespace),
         resyncMs: this.opts.resyncMs,
         // managedFields are never read and cost memory on every cached object.
-        transform: stripManagedFields,
+        transform: storedElsewhere
+          ? (obj) => toPublicApiVersion(stripManagedFields(obj), dcGroup)
+          : stripManagedFields,
         indexers: opts.indexers as Record<string, (obj: KubernetesObject) => string[]> | undefined,
         log: this.opts.log.child({ informer: resource.plural }),
         watch: this.opts.watch,

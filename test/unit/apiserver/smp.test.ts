@@ -1,0 +1,104 @@
+import { describe, expect, it } from '@jest/globals';
+import { deploymentConfigSchema } from '../../../src/apiserver/schema.js';
+import { PatchError, strategicMergePatch } from '../../../src/apiserver/smp.js';
+
+const dc = () => ({
+  apiVersion: 'apps.openshift.io/v1',
+  kind: 'DeploymentConfig',
+  metadata: { name: 'web', labels: { app: 'web', tier: 'fe' }, finalizers: ['a'] },
+  spec: {
+    replicas: 2,
+    triggers: [{ type: 'ConfigChange' }, { type: 'ImageChange', imageChangeParams: { automatic: true, containerNames: ['web'], from: { kind: 'ImageStreamTag', name: 'web:latest' } } }],
+    strategy: { type: 'Rolling', rollingParams: { maxSurge: '25%' } },
+    template: {
+      metadata: { labels: { app: 'web' } },
+      spec: {
+        containers: [
+          { name: 'web', image: 'web:1', args: ['a', 'b'], env: [{ name: 'A', value: '1' }, { name: 'B', value: '2' }], ports: [{ containerPort: 8080, protocol: 'TCP' }] },
+          { name: 'side', image: 'side:1' },
+        ],
+        volumes: [{ name: 'data', emptyDir: {} }, { name: 'cfg', configMap: { name: 'cfg' } }],
+      },
+    },
+  },
+});
+const patch = (p: unknown) => strategicMergePatch(dc(), p, deploymentConfigSchema());
+const containers = (o: ReturnType<typeof dc>) => o.spec.template.spec.containers;
+
+describe('strategic merge patch of a DeploymentConfig (pod template merge keys)', () => {
+  it('merges containers by name: `oc set image` changes one image and keeps the others', () => {
+    const out = patch({ spec: { template: { spec: { containers: [{ name: 'side', image: 'side:2' }] } } } });
+    expect(containers(out).map((c) => [c.name, c.image])).toEqual([['web', 'web:1'], ['side', 'side:2']]);
+    expect(containers(out)[0]!.env).toHaveLength(2);
+  });
+
+  it('merges env by name, deletes with $patch: delete and orders with $setElementOrder (what `oc set env` sends)', () => {
+    const out = patch({
+      spec: { template: { spec: {
+        containers: [{
+          name: 'web',
+          env: [{ name: 'C', value: '3' }, { name: 'A', value: 'x' }, { name: 'B', $patch: 'delete' }],
+        }],
+      } } },
+    });
+    expect(containers(out)[0]!.env).toEqual([{ name: 'A', value: 'x' }, { name: 'C', value: '3' }]);
+    const ordered = patch({
+      spec: { template: { spec: { containers: [{ name: 'web', '$setElementOrder/env': [{ name: 'C' }, { name: 'B' }, { name: 'A' }], env: [{ name: 'C', value: '3' }] }] } } },
+    });
+    expect(containers(ordered)[0]!.env!.map((e) => e.name)).toEqual(['C', 'B', 'A']);
+  });
+
+  it('merges volumes by name and ports by containerPort; replaces lists without a merge strategy (args)', () => {
+    const out = patch({ spec: { template: { spec: {
+      volumes: [{ name: 'logs', emptyDir: {} }, { name: 'cfg', configMap: { name: 'cfg2' } }],
+      containers: [{ name: 'web', ports: [{ containerPort: 9090 }], args: ['c'] }],
+    } } } });
+    expect(out.spec.template.spec.volumes.map((v) => v.name)).toEqual(['data', 'cfg', 'logs']);
+    expect(out.spec.template.spec.volumes[1]).toEqual({ name: 'cfg', configMap: { name: 'cfg2' } });
+    expect(containers(out)[0]!.ports!.map((p) => p.containerPort)).toEqual([8080, 9090]);
+    expect(containers(out)[0]!.args).toEqual(['c']);
+  });
+
+  it('null deletes a field; $patch: delete on a map deletes it; $patch: replace replaces a map', () => {
+    const out = patch({ metadata: { labels: { tier: null } }, spec: { strategy: { rollingParams: { $patch: 'delete' } } } });
+    expect(out.metadata.labels).toEqual({ app: 'web' });
+    expect(out.spec.strategy).toEqual({ type: 'Rolling' });
+    const replaced = patch({ metadata: { labels: { $patch: 'replace', only: 'this' } } });
+    expect(replaced.metadata.labels).toEqual({ only: 'this' });
+  });
+
+  it('replaces a merged list with a $patch: replace element', () => {
+    const out = patch({ spec: { template: { spec: { containers: [{ $patch: 'replace' }, { name: 'solo', image: 's:1' }] } } } });
+    expect(containers(out)).toEqual([{ name: 'solo', image: 's:1' }]);
+  });
+
+  it('triggers have no merge key in OpenShift: the list is replaced (`oc set triggers` sends all)', () => {
+    const out = patch({ spec: { triggers: [{ type: 'ConfigChange' }] } });
+    expect(out.spec.triggers).toEqual([{ type: 'ConfigChange' }]);
+  });
+
+  it('merges primitive lists with the merge strategy and deletes with $deleteFromPrimitiveList', () => {
+    const out = patch({ metadata: { finalizers: ['b'] } });
+    expect(out.metadata.finalizers).toEqual(['a', 'b']);
+    const removed = patch({ metadata: { '$deleteFromPrimitiveList/finalizers': ['a'] } });
+    expect(removed.metadata.finalizers).toEqual([]);
+  });
+
+  it('$retainKeys drops the keys it does not list (volume source switch)', () => {
+    const out = patch({ spec: { template: { spec: { volumes: [{ name: 'data', $retainKeys: ['name', 'hostPath'], hostPath: { path: '/x' } }] } } } });
+    expect(out.spec.template.spec.volumes[0]).toEqual({ name: 'data', hostPath: { path: '/x' } });
+  });
+
+  it('rejects an element without the merge key and an unknown $patch, naming them', () => {
+    expect(() => patch({ spec: { template: { spec: { containers: [{ image: 'x' }] } } } })).toThrow(/does not contain declared merge key: name/);
+    expect(() => patch({ spec: { $patch: 'frobnicate' } })).toThrow(PatchError);
+  });
+
+  it('does not mutate its inputs', () => {
+    const original = dc();
+    const p = { spec: { template: { spec: { containers: [{ name: 'web', image: 'web:9' }] } } } };
+    const before = JSON.stringify([original, p]);
+    strategicMergePatch(original, p, deploymentConfigSchema());
+    expect(JSON.stringify([original, p])).toBe(before);
+  });
+});
