@@ -29,7 +29,8 @@ POD_READY_DELAY_MS=${POD_READY_DELAY_MS:-0}
 KWOK_NODES=${KWOK_NODES:-3}
 KWOK_NODE_PODS=${KWOK_NODE_PODS:-250}
 DEPLOYER_LABEL=openshift.io/deployer-pod-for.name
-COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok process-kubelet)
+# dcctl-apiserver is started by hack/aggregated.sh (API mode); `down` stops it with the rest.
+COMPONENTS=(etcd kube-apiserver kube-controller-manager kube-scheduler kwok process-kubelet dcctl-apiserver)
 
 say() { printf '[local-cluster] %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -192,6 +193,15 @@ make_pki() {
     openssl req -newkey rsa:2048 -nodes -keyout kubelet.key -out kubelet.csr -subj "/CN=process-kubelet" 2>/dev/null
     printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature,keyEncipherment\n' > kubelet.ext
     openssl x509 -req -in kubelet.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out kubelet.crt -days 3650 -extfile kubelet.ext 2>/dev/null
+    # Aggregation layer (harmless in CRD mode): the front-proxy CA and the client certificate
+    # kube-apiserver presents to aggregated API servers, and a serving certificate for this
+    # project's aggregated API server (docs/apiserver.md), valid for its Service name.
+    openssl req -x509 -newkey rsa:2048 -nodes -keyout front-proxy-ca.key -out front-proxy-ca.crt -days 3650 -subj "/CN=local-front-proxy-ca" 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -keyout front-proxy-client.key -out front-proxy-client.csr -subj "/CN=front-proxy-client" 2>/dev/null
+    openssl x509 -req -in front-proxy-client.csr -CA front-proxy-ca.crt -CAkey front-proxy-ca.key -CAcreateserial -out front-proxy-client.crt -days 3650 -extfile client.ext 2>/dev/null
+    openssl req -newkey rsa:2048 -nodes -keyout dcctl-apiserver.key -out dcctl-apiserver.csr -subj "/CN=dcctl-apiserver" 2>/dev/null
+    printf 'subjectAltName=DNS:dcctl-apiserver.deploymentconfig-controller.svc,DNS:dcctl-apiserver.deploymentconfig-controller.svc.cluster.local,DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature,keyEncipherment\n' > dcctl-apiserver.ext
+    openssl x509 -req -in dcctl-apiserver.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out dcctl-apiserver.crt -days 3650 -extfile dcctl-apiserver.ext 2>/dev/null
   )
 }
 
@@ -304,6 +314,10 @@ cmd_up() {
     --endpoint-reconciler-type=none --advertise-address=127.0.0.1 \
     --enable-priority-and-fairness=false --max-requests-inflight=0 --max-mutating-requests-inflight=0 \
     --kubelet-preferred-address-types=InternalIP \
+    --requestheader-client-ca-file="$p/front-proxy-ca.crt" --requestheader-allowed-names=front-proxy-client \
+    --requestheader-username-headers=X-Remote-User --requestheader-group-headers=X-Remote-Group \
+    --requestheader-uid-headers=X-Remote-Uid --requestheader-extra-headers-prefix=X-Remote-Extra- \
+    --proxy-client-cert-file="$p/front-proxy-client.crt" --proxy-client-key-file="$p/front-proxy-client.key" \
     --profiling=false --v=1 ${KUBE_APISERVER_EXTRA_ARGS:-}
   wait_for kube-apiserver 90 curl -fsk "https://127.0.0.1:$api_port/readyz"
 

@@ -27,7 +27,7 @@ if [ "${NEED_LOCAL:-0}" = 1 ]; then
   echo "[start] local control plane is up. In another shell:  $(bash hack/local-cluster.sh env)" >&2
   echo "[start] then e.g.  kubectl apply -f examples/rolling-with-hooks.yaml && node bin/dcctl.js rollout status dc/frontend" >&2
 fi
-kubectl apply --server-side --force-conflicts -f crds/deploymentconfig.yaml -f crds/imagestream.yaml -f deploy/rbac-deployer.yaml >/dev/null
+kubectl apply --server-side --force-conflicts -f crds/deploymentconfig.yaml -f crds/imagestream.yaml -f deploy/base/rbac-deployer.yaml >/dev/null
 # `kubectl wait` fails at once on a CRD with no conditions yet, so poll.
 for crd in deploymentconfigs.apps.openshift.io imagestreams.image.openshift.io; do
   for _ in $(seq 1 300); do

@@ -215,6 +215,40 @@ export async function main(rawArgv: string[], scriptName = 'dcctl', overrides: P
         const result = await (await deps.loadManager()).runManager(managerOptions(a));
         return typeof result === 'number' ? result : 0;
       })(a))
+    .command('apiserver', 'Serve apps.openshift.io/v1 as an aggregated API server in front of the storage group (API mode, docs/apiserver.md)', (c) => c
+      .option('secure-port', { type: 'number', default: 8443, describe: 'HTTPS port' })
+      .option('bind-address', { type: 'string', default: '0.0.0.0', describe: 'Address to listen on' })
+      .option('tls-cert-file', { type: 'string', demandOption: true, describe: 'Serving certificate (PEM)' })
+      .option('tls-private-key-file', { type: 'string', demandOption: true, describe: 'Serving key (PEM)' })
+      .option('storage-group', { type: 'string', default: 'apps.dcctl.io', describe: 'API group of the CRD that stores the DeploymentConfigs' })
+      .option('instantiate-timeout', { type: 'number', default: 30, describe: 'Seconds an instantiate request waits for the controller' })
+      .option('log-level', { type: 'string', default: 'info', describe: 'trace, debug, info, warn or error' })
+      .option('log-format', { type: 'string', choices: ['json', 'pretty'] as const, default: 'json' as const, describe: 'json lines (production) or pretty (local runs)' }),
+    run<CommonArgs & Record<string, unknown>>(async (a) => {
+      const { runApiServer } = await import('../apiserver/run.js');
+      return runApiServer({
+        kubeconfig: a.kubeconfig, context: a.context,
+        securePort: a['securePort'] as number,
+        bindAddress: a['bindAddress'] as string,
+        tlsCertFile: a['tlsCertFile'] as string,
+        tlsPrivateKeyFile: a['tlsPrivateKeyFile'] as string,
+        storageGroup: a['storageGroup'] as string,
+        instantiateTimeoutSeconds: a['instantiateTimeout'] as number,
+        logLevel: a['logLevel'] as string,
+        logFormat: a['logFormat'] as 'json' | 'pretty',
+      });
+    }))
+    .command('migrate-storage', 'Move every DeploymentConfig between CRD mode and API mode, keeping RCs and history (docs/apiserver.md)', (c) => c
+      .option('to', { type: 'string', choices: ['aggregated', 'crd'] as const, demandOption: true, describe: 'aggregated: into apps.dcctl.io behind the APIService; crd: back into the apps.openshift.io CRD' })
+      .option('force', { type: 'boolean', default: false, describe: 'Run even though a controller holds its leader lease' })
+      .option('timeout', { type: 'number', default: 120, describe: 'Seconds to wait for the group to be served after each switch' }),
+    run<CommonArgs & Record<string, unknown>>(async (a) => {
+      const { runMigrateStorage } = await import('../apiserver/run.js');
+      return runMigrateStorage({
+        kubeconfig: a.kubeconfig, context: a.context,
+        to: a['to'] as 'aggregated' | 'crd', force: a['force'] as boolean, timeoutSeconds: a['timeout'] as number,
+      }, streams.err);
+    }))
     .command('deploy', 'Run a rollout (the program inside deployer pods)', (c) => c
       .option('deployment', { type: 'string', describe: 'RC to deploy (default $OPENSHIFT_DEPLOYMENT_NAME)' })
       .option('until', { type: 'string', describe: 'Stop at a point: start, pre, mid, post, or N% / N of the replicas' }),

@@ -1,8 +1,8 @@
 /**
  * The install manifests' RBAC is enough and not more: the controller runs with a real token of
- * the `deploymentconfig-controller` service account bound exactly as deploy/rbac-controller.yaml
+ * the `deploymentconfig-controller` service account bound exactly as deploy/base/rbac-controller.yaml
  * binds it (namespace and cluster-scoped names rewritten for the test), with leader election ON
- * and its Lease in the controller's own namespace as in deploy/controller.yaml. It rolls out a DC
+ * and its Lease in the controller's own namespace as in deploy/base/controller.yaml. It rolls out a DC
  * in an app namespace twice; then that identity is shown to be refused what it must not do.
  * Needs `npm run build`.
  */
@@ -32,9 +32,9 @@ let clusterScopedName = '';
 let tokenKubeconfig = '';
 let controller: ControllerProcess | undefined;
 
-/** deploy/rbac-controller.yaml with the install namespace and the cluster-scoped names rewritten. */
+/** deploy/base/rbac-controller.yaml with the install namespace and the cluster-scoped names rewritten. */
 function controllerRbac(): Manifest[] {
-  const docs = loadAll(readFileSync(path.join(repoDir, 'deploy/rbac-controller.yaml'), 'utf8')).filter(Boolean) as Manifest[];
+  const docs = loadAll(readFileSync(path.join(repoDir, 'deploy/base/rbac-controller.yaml'), 'utf8')).filter(Boolean) as Manifest[];
   for (const d of docs) {
     if (d.metadata.namespace === InstallNamespace) d.metadata.namespace = ctlNs;
     // Cluster-scoped objects get a per-test name so the test never touches a real install's.
@@ -89,7 +89,7 @@ beforeAll(async () => {
   appNs = await createNamespace('rbac-app');
   clusterScopedName = `deploymentconfig-controller-${ctlNs}`;
   kubectl(['apply', '-f', '-'], controllerRbac().map((d) => dump(d)).join('---\n'));
-  kubectl(['apply', '--server-side', '--force-conflicts', '-f', path.join(repoDir, 'deploy/rbac-deployer.yaml')]);
+  kubectl(['apply', '--server-side', '--force-conflicts', '-f', path.join(repoDir, 'deploy/base/rbac-deployer.yaml')]);
   tokenKubeconfig = writeTokenKubeconfig(kubectl(['create', 'token', ControllerSA, '-n', ctlNs, '--duration=1h']).trim());
 });
 
@@ -101,7 +101,7 @@ afterAll(async () => {
 });
 
 describe('controller RBAC (e2e)', () => {
-  it('the service account of deploy/rbac-controller.yaml is enough to roll out twice, with leader election in its own namespace', async () => {
+  it('the service account of deploy/base/rbac-controller.yaml is enough to roll out twice, with leader election in its own namespace', async () => {
     // Leader election stays ON, its Lease in the controller namespace (the only place the Role allows).
     controller = startController(appNs, ['--kubeconfig', tokenKubeconfig, '--leader-elect=true', '--leader-election-namespace', ctlNs]);
     await waitFor('the controller to lead and sync its caches', () => controller!.output().includes('Caches synced'), { timeoutMs: 30_000 });

@@ -1,0 +1,255 @@
+/**
+ * `instantiate`, `rollback` and `log` with OpenShift's semantics (§6.4, §7.1, §8.9), built on
+ * what the project already has: the instantiate request the DC controller handles, the CLI's
+ * rollback generation, and the ordinary `pods/log` API.
+ */
+import { randomUUID } from 'node:crypto';
+import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
+import { Annotations, ApiVersion, Kind, Phase } from '../apis/constants.js';
+import type { DeploymentConfig, DeploymentTriggerType, InstantiateAck } from '../apis/deploymentconfig.js';
+import { decodeDeploymentConfig, DecodeError } from '../apis/encoded.js';
+import { CliError } from '../cli/errors.js';
+import { generateRollback, rollbackTarget } from '../cli/rollback.js';
+import { rcNameFor } from '../util/naming.js';
+import { parseBody, writeJson, type HandlerContext } from './resources.js';
+import { ApiStatusError, badRequest, invalid, invalidMessage, timeout } from './status.js';
+import { readBody } from './storage.js';
+
+async function storedDc(ctx: HandlerContext): Promise<DeploymentConfig> {
+  const { body } = await ctx.storage.json<DeploymentConfig>('GET', ctx.storage.dcPath(ctx.info.namespace, ctx.info.name));
+  return { ...body, apiVersion: ApiVersion, kind: Kind };
+}
+
+// ------------------------------------------------------------------------------- instantiate
+
+interface DeploymentRequest {
+  kind?: string;
+  apiVersion?: string;
+  name?: string;
+  latest?: boolean;
+  force?: boolean;
+  excludeTriggers?: DeploymentTriggerType[];
+}
+
+export interface InstantiateOptions {
+  /** How long to wait for the controller's acknowledgement. */
+  readonly ackTimeoutMs: number;
+}
+
+/**
+ * Files the request as the annotation the DC controller handles (one merge patch, as the user)
+ * and answers with the DC the controller's acknowledgement came with: Triggered → 201 with the
+ * DC, NotTriggered → 204 (OpenShift's Status code), Rejected → 400 with the reason.
+ */
+export async function handleInstantiate(ctx: HandlerContext, opts: InstantiateOptions): Promise<void> {
+  const req = parseBody(ctx, await ctx.body()) as DeploymentRequest;
+  const name = ctx.info.name ?? '';
+  if (!req || typeof req !== 'object') throw badRequest('the body must be a DeploymentRequest');
+  if (req.kind !== undefined && req.kind !== 'DeploymentRequest') throw badRequest(`the body is a ${String(req.kind)}, not a DeploymentRequest`);
+  if (req.name !== undefined && req.name !== name) {
+    throw invalid('DeploymentRequest', req.name, [{ reason: 'FieldValueInvalid', field: 'name', message: `Invalid value: "${req.name}": must match the deployment config name "${name}"` }]);
+  }
+  const dc = await storedDc(ctx);
+  if (dc.spec.paused) {
+    throw invalid('DeploymentRequest', name, [{ reason: 'FieldValueInvalid', field: 'name', message: `Invalid value: "${name}": deployment config "${name}" is paused - unpause to request a new deployment` }]);
+  }
+  const id = randomUUID();
+  const request = { id, latest: req.latest === true, force: req.force === true, ...(req.excludeTriggers ? { excludeTriggers: req.excludeTriggers } : {}) };
+  const patched = await ctx.storage.json<DeploymentConfig>('PATCH', ctx.storage.dcPath(ctx.info.namespace, name), {
+    rawBody: { contentType: 'application/merge-patch+json', data: JSON.stringify({ metadata: { annotations: { [Annotations.InstantiateRequest]: JSON.stringify(request) } } }) },
+  });
+  const acked = await waitForAck(ctx, name, id, patched.body.metadata?.resourceVersion ?? '', opts.ackTimeoutMs);
+  if (!acked) {
+    throw timeout(`the controller has not handled instantiate request ${id} for deploymentconfig "${name}" within ${Math.round(opts.ackTimeoutMs / 1000)}s; it stays recorded in the ${Annotations.InstantiateRequest} annotation and is handled when the controller runs`);
+  }
+  const ack = acked.status?.lastInstantiateRequest as InstantiateAck;
+  const out = { ...acked, apiVersion: ApiVersion, kind: Kind };
+  if (ack.outcome === 'Triggered') writeJson(ctx.res, 201, out);
+  else if (ack.outcome === 'NotTriggered') {
+    ctx.res.writeHead(204);
+    ctx.res.end();
+  } else throw badRequest(ack.message ?? `deployment config "${name}" cannot be instantiated`);
+}
+
+/** Watches the stored DC until its acknowledgement carries `id`; undefined on timeout. */
+async function waitForAck(ctx: HandlerContext, name: string, id: string, fromRv: string, timeoutMs: number): Promise<DeploymentConfig | undefined> {
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  try {
+    while (!abort.signal.aborted) {
+      // List first (the ack may already be there), then watch from that list's resourceVersion.
+      const current = await ctx.storage.json<DeploymentConfig>('GET', ctx.storage.dcPath(ctx.info.namespace, name));
+      if (current.body.status?.lastInstantiateRequest?.id === id) return current.body;
+      const res = await ctx.storage.raw('GET', ctx.storage.dcPath(ctx.info.namespace), {
+        query: { watch: 'true', fieldSelector: `metadata.name=${name}`, resourceVersion: current.body.metadata?.resourceVersion ?? fromRv, timeoutSeconds: String(Math.max(1, Math.ceil(timeoutMs / 1000))) },
+        signal: abort.signal,
+      }).catch(() => undefined);
+      if (!res) break;
+      let buf = '';
+      try {
+        for await (const chunk of res) {
+          buf += (chunk as Buffer).toString('utf8');
+          let nl: number;
+          while ((nl = buf.indexOf('\n')) >= 0) {
+            const line = buf.slice(0, nl);
+            buf = buf.slice(nl + 1);
+            const ev = JSON.parse(line) as { type: string; object?: DeploymentConfig };
+            if (ev.type === 'DELETED') return undefined;
+            if (ev.object?.status?.lastInstantiateRequest?.id === id) return ev.object;
+          }
+        }
+      } catch {
+        // aborted by the timer, or the watch broke: loop (a fresh GET decides)
+      }
+    }
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+// ---------------------------------------------------------------------------------- rollback
+
+interface DeploymentConfigRollback {
+  kind?: string;
+  name?: string;
+  updatedAnnotations?: Record<string, string> | null;
+  spec?: {
+    revision?: number;
+    includeTriggers?: boolean;
+    includeTemplate?: boolean;
+    includeReplicationMeta?: boolean;
+    includeStrategy?: boolean;
+  };
+}
+
+/** Generates (does not store) the rolled-back DC, as OpenShift's REST handler does (§7.1). */
+export async function handleRollback(ctx: HandlerContext): Promise<void> {
+  const body = parseBody(ctx, await ctx.body()) as DeploymentConfigRollback;
+  const name = ctx.info.name ?? '';
+  if (!body || typeof body !== 'object' || !body.spec) {
+    throw invalid('DeploymentConfigRollback', name, [{ reason: 'FieldValueRequired', field: 'spec', message: 'Required value' }]);
+  }
+  if (body.kind !== undefined && body.kind !== 'DeploymentConfigRollback') throw badRequest(`the body is a ${String(body.kind)}, not a DeploymentConfigRollback`);
+  const revision = body.spec.revision ?? 0;
+  let current: DeploymentConfig;
+  try {
+    current = await storedDc(ctx);
+  } catch (err) {
+    if (err instanceof ApiStatusError) {
+      throw invalidMessage('DeploymentConfigRollback', name, `The DeploymentConfigRollback "${name}" is invalid: name: Invalid value: "${name}": cannot get deployment config "${name}": ${err.message}`);
+    }
+    throw err;
+  }
+  let target: string;
+  try {
+    target = rollbackTarget(current, revision);
+  } catch (err) {
+    if (err instanceof CliError) throw invalidMessage('DeploymentConfigRollback', name, err.message);
+    throw err;
+  }
+  let rc: V1ReplicationController;
+  try {
+    rc = (await ctx.storage.json<V1ReplicationController>('GET', `/api/v1/namespaces/${encodeURIComponent(ctx.info.namespace ?? '')}/replicationcontrollers/${encodeURIComponent(target)}`)).body;
+  } catch (err) {
+    if (err instanceof ApiStatusError) throw invalidMessage('DeploymentConfigRollback', name, `The DeploymentConfigRollback "${name}" is invalid: name: Invalid value: "${name}": ${err.message}`);
+    throw err;
+  }
+  let to: DeploymentConfig;
+  try {
+    to = decodeDeploymentConfig(rc);
+  } catch (err) {
+    if (err instanceof DecodeError) throw invalidMessage('DeploymentConfigRollback', name, `The DeploymentConfigRollback "${name}" is invalid: name: Invalid value: "${name}": ${err.message}`);
+    throw err;
+  }
+  const from = structuredClone(current);
+  if (body.updatedAnnotations) from.metadata.annotations = { ...(from.metadata.annotations ?? {}), ...body.updatedAnnotations };
+  const result = generateRollback(from, to, {
+    revision,
+    includeTemplate: body.spec.includeTemplate === true,
+    includeTriggers: body.spec.includeTriggers === true,
+    includeStrategy: body.spec.includeStrategy === true,
+    includeReplicationMeta: body.spec.includeReplicationMeta === true,
+  });
+  writeJson(ctx.res, 201, { ...result, apiVersion: ApiVersion, kind: Kind });
+}
+
+// --------------------------------------------------------------------------------------- log
+
+const LogParams = ['container', 'follow', 'previous', 'sinceSeconds', 'sinceTime', 'timestamps', 'tailLines', 'limitBytes', 'insecureSkipTLSVerifyBackend'];
+const isTrue = (v: string | null): boolean => v === 'true' || v === '1';
+
+/** Picks an application pod of a complete rollout: running and ready first, then the newest. */
+function bestPod(pods: V1Pod[]): V1Pod | undefined {
+  const score = (p: V1Pod) => (p.status?.phase === 'Running' ? 2 : 0) + ((p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True') ? 1 : 0);
+  return [...pods].filter((p) => !p.metadata?.deletionTimestamp).sort((a, b) => score(b) - score(a) || String(b.metadata?.creationTimestamp ?? '').localeCompare(String(a.metadata?.creationTimestamp ?? '')))[0];
+}
+
+/**
+ * The deployer pod's log of the latest (or `version`, or with `previous` the one before)
+ * rollout; for a Complete rollout an application pod's, as OpenShift does (§8.9). Streams the
+ * core `pods/log` answer through, so `follow` follows.
+ */
+export async function handleLog(ctx: HandlerContext): Promise<void> {
+  const q = ctx.info.query;
+  const name = ctx.info.name ?? '';
+  const ns = ctx.info.namespace ?? '';
+  const dc = await storedDc(ctx);
+  const latest = dc.status?.latestVersion ?? 0;
+  if (latest === 0) throw badRequest(`no deployment exists for deploymentConfig "${name}"`);
+  const versionParam = q.get('version');
+  if (versionParam !== null && isTrue(q.get('previous'))) throw badRequest('only one of version or previous may be specified');
+  let version = latest;
+  if (versionParam !== null) {
+    version = Number.parseInt(versionParam, 10);
+    if (!Number.isInteger(version) || version < 1 || version > latest) {
+      throw badRequest(`invalid version ${versionParam} for deploymentConfig "${name}": must be between 1 and ${latest}`);
+    }
+  } else if (isTrue(q.get('previous'))) {
+    version = latest - 1;
+    if (version < 1) throw badRequest(`no previous deployment exists for deploymentConfig "${name}"`);
+  }
+  const rcName = rcNameFor(name, version);
+  const rcPath = `/api/v1/namespaces/${encodeURIComponent(ns)}/replicationcontrollers/${encodeURIComponent(rcName)}`;
+  const rc = await waitFor(async () => (await ctx.storage.json<V1ReplicationController>('GET', rcPath).catch((err: unknown) => {
+    if (err instanceof ApiStatusError && err.code === 404) return undefined;
+    throw err;
+  }))?.body, isTrue(q.get('nowait')) ? 0 : 60_000);
+  if (!rc) throw badRequest(`replication controller "${rcName}" for deploymentConfig "${name}" does not exist`);
+  const phase = rc.metadata?.annotations?.[Annotations.Phase];
+  if ((phase === Phase.New || phase === Phase.Pending) && isTrue(q.get('nowait'))) {
+    ctx.res.writeHead(200, { 'content-type': 'text/plain' });
+    ctx.res.end();
+    return;
+  }
+  let podName = rc.metadata?.annotations?.[Annotations.DeployerPod] ?? `${rcName}-deploy`;
+  if (phase === Phase.Complete) {
+    const selector = Object.entries(rc.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+    const pods = (await ctx.storage.json<{ items: V1Pod[] }>('GET', `/api/v1/namespaces/${encodeURIComponent(ns)}/pods`, { query: { labelSelector: selector } })).body.items;
+    const app = bestPod(pods);
+    if (app?.metadata?.name) podName = app.metadata.name;
+  }
+  const query = new URLSearchParams();
+  for (const p of LogParams) for (const v of q.getAll(p)) query.append(p, v);
+  const upstream = await ctx.storage.raw('GET', `/api/v1/namespaces/${encodeURIComponent(ns)}/pods/${encodeURIComponent(podName)}/log`, { query, headers: { accept: '*/*' } });
+  if ((upstream.statusCode ?? 500) >= 300) {
+    const buf = await readBody(upstream);
+    let parsed: { message?: string; reason?: string; code?: number } | undefined;
+    try { parsed = JSON.parse(buf.toString('utf8')) as typeof parsed; } catch { parsed = { message: buf.toString('utf8') }; }
+    writeJson(ctx.res, upstream.statusCode ?? 500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: parsed?.message ?? 'log unavailable', reason: parsed?.reason, code: upstream.statusCode });
+    return;
+  }
+  ctx.res.writeHead(200, { 'content-type': upstream.headers['content-type'] ?? 'text/plain', 'transfer-encoding': 'chunked' });
+  ctx.res.on('close', () => upstream.destroy());
+  upstream.pipe(ctx.res);
+  await new Promise<void>((resolve) => { upstream.on('end', resolve); upstream.on('close', resolve); upstream.on('error', resolve); });
+}
+
+async function waitFor<T>(fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v !== undefined || Date.now() >= end) return v;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+}
