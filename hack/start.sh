@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `npm start`: run the controllers against the current kubeconfig; when there is none (or it does
 # not answer), build and start the local control plane from hack/ and run against that.
+# DCCTL_API=aggregated: API mode on the local plane (docs/apiserver.md): the aggregated API server
+# serves apps.openshift.io/v1 and the controllers use the storage group.
 set -euo pipefail
 REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO_DIR"
@@ -27,9 +29,19 @@ if [ "${NEED_LOCAL:-0}" = 1 ]; then
   echo "[start] local control plane is up. In another shell:  $(bash hack/local-cluster.sh env)" >&2
   echo "[start] then e.g.  kubectl apply -f examples/rolling-with-hooks.yaml && node bin/dcctl.js rollout status dc/frontend" >&2
 fi
-kubectl apply --server-side --force-conflicts -f crds/deploymentconfig.yaml -f crds/imagestream.yaml -f deploy/base/rbac-deployer.yaml >/dev/null
+controller_args=()
+if [ "${DCCTL_API:-crd}" = aggregated ]; then
+  [ "${NEED_LOCAL:-0}" = 1 ] || { echo "[start] DCCTL_API=aggregated runs on the local plane only; on a cluster use kubectl apply -k deploy/overlays/aggregated" >&2; exit 1; }
+  kubectl apply --server-side --force-conflicts -f crds/imagestream.yaml -f deploy/base/rbac-deployer.yaml >/dev/null
+  bash hack/aggregated.sh up
+  controller_args+=(--dc-group=apps.dcctl.io)
+  crds=(imagestreams.image.openshift.io)
+else
+  kubectl apply --server-side --force-conflicts -f crds/deploymentconfig.yaml -f crds/imagestream.yaml -f deploy/base/rbac-deployer.yaml >/dev/null
+  crds=(deploymentconfigs.apps.openshift.io imagestreams.image.openshift.io)
+fi
 # `kubectl wait` fails at once on a CRD with no conditions yet, so poll.
-for crd in deploymentconfigs.apps.openshift.io imagestreams.image.openshift.io; do
+for crd in "${crds[@]}"; do
   for _ in $(seq 1 300); do
     [ "$(kubectl get crd "$crd" -o jsonpath='{.status.conditions[?(@.type=="Established")].status}' 2>/dev/null)" = True ] && break
     sleep 0.2
@@ -39,4 +51,4 @@ done
 cleanup() { [ "$started_here" = 1 ] && bash hack/local-cluster.sh down; }
 trap cleanup EXIT
 set +e
-node bin/dcctl.js controller --leader-elect=false --log-format="${LOG_FORMAT:-pretty}" "$@"
+node bin/dcctl.js controller --leader-elect=false --log-format="${LOG_FORMAT:-pretty}" "${controller_args[@]}" "$@"
