@@ -236,6 +236,11 @@ export async function migrateStorage(rest: UserStorage, opts: MigrationOptions):
       await until(`the CRD ${PublicCrd} to be gone`, timeoutMs, async () => !(await crdEstablished(rest, PublicCrd)) && (await rest.json('GET', `/apis/apiextensions.k8s.io/v1/customresourcedefinitions/${PublicCrd}`).then(() => false, (e: unknown) => is404(e))));
     }
     if (external) {
+      // The CRD's automanaged local APIService goes with the CRD; ours replaces it only after.
+      await until(`the CRD's APIService ${ApiServiceName} to be removed`, timeoutMs, async () => {
+        const s = await getApiService(rest);
+        return s === undefined || s.metadata?.labels?.['kube-aggregator.kubernetes.io/automanaged'] === undefined;
+      });
       opts.log(`restoring APIService ${ApiServiceName}`);
       const { metadata, spec } = external;
       await rest.json('POST', '/apis/apiregistration.k8s.io/v1/apiservices', {

@@ -1,0 +1,28 @@
+import { describe, expect, it } from '@jest/globals';
+import type { V1ReplicationController } from '@kubernetes/client-node';
+import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
+import { copyForTarget, MigratedFromUid, ownerIndex } from '../../../src/apiserver/migrate.js';
+
+describe('migrate-storage helpers', () => {
+  it('copies spec, labels and annotations, records the source uid, drops server-written metadata', () => {
+    const dc = {
+      apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig',
+      metadata: { name: 'web', namespace: 'a', uid: 'u1', resourceVersion: '9', generation: 4, creationTimestamp: 'x', labels: { l: '1' }, annotations: { a: '1' }, managedFields: [{}] },
+      spec: { replicas: 2 }, status: { latestVersion: 3 },
+    } as unknown as DeploymentConfig;
+    expect(copyForTarget(dc, 'apps.dcctl.io')).toEqual({
+      apiVersion: 'apps.dcctl.io/v1', kind: 'DeploymentConfig',
+      metadata: { name: 'web', namespace: 'a', labels: { l: '1' }, annotations: { a: '1', [MigratedFromUid]: 'u1' } },
+      spec: { replicas: 2 },
+    });
+  });
+
+  it('finds only the controlling DeploymentConfig reference with that uid', () => {
+    const rc = { metadata: { ownerReferences: [
+      { apiVersion: 'v1', kind: 'Other', name: 'x', uid: 'u1', controller: false },
+      { apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', name: 'web', uid: 'u1', controller: true },
+    ] } } as V1ReplicationController;
+    expect(ownerIndex(rc, 'u1')).toBe(1);
+    expect(ownerIndex(rc, 'u2')).toBe(-1);
+  });
+});
