@@ -64,6 +64,16 @@ cmd_up() {
   kubectl apply -f "$REPO_DIR/deploy/overlays/aggregated/rbac-apiserver.yaml" >/dev/null
   start_front
   local port; port=$(cat "$RUN_DIR/dcctl-apiserver.port")
+  # Existing CRD-mode DCs move into the storage first: the CRD's automanaged APIService of the
+  # group must be gone before ours is created (kube-aggregator's autoregister controller would
+  # revert an APIService that still carries its label).
+  if kubectl get crd deploymentconfigs.apps.openshift.io >/dev/null 2>&1; then
+    node "$REPO_DIR/bin/dcctl.js" migrate-storage --to aggregated --force --timeout 20
+  fi
+  for _ in $(seq 1 300); do
+    kubectl get apiservice v1.apps.openshift.io -o jsonpath='{.metadata.labels}' 2>/dev/null | grep -q automanaged || break
+    sleep 0.2
+  done
   kubectl apply -f - >/dev/null <<YAML
 apiVersion: v1
 kind: Service
@@ -81,14 +91,12 @@ spec:
   caBundle: $(base64 -w0 < "$PKI/ca.crt")
   service: {name: dcctl-apiserver, namespace: $NS, port: $port}
 YAML
-  # Existing DCs of the CRD mode move into the storage (no-op when there are none).
-  if kubectl get crd deploymentconfigs.apps.openshift.io >/dev/null 2>&1; then
-    node "$REPO_DIR/bin/dcctl.js" migrate-storage --to aggregated --force
-  fi
   for _ in $(seq 1 600); do apiservice_available && break; sleep 0.2; done
   apiservice_available || { kubectl get apiservice v1.apps.openshift.io -o yaml >&2; tail -20 "$RUN_DIR/dcctl-apiserver.log" >&2; die "APIService v1.apps.openshift.io is not Available"; }
   # Discovery is cached by kube-apiserver's aggregated discovery; wait until it lists the group.
   for _ in $(seq 1 300); do kubectl api-resources --api-group=apps.openshift.io 2>/dev/null | grep -q '^deploymentconfigs ' && break; sleep 0.2; done
+  # Second pass: re-own the RCs the first pass left orphaned (it needs the group served).
+  node "$REPO_DIR/bin/dcctl.js" migrate-storage --to aggregated --force
   say "API mode: apps.openshift.io/v1 served by the local API server (pid $(front_pid), port $port, log $RUN_DIR/dcctl-apiserver.log)"
 }
 

@@ -125,6 +125,9 @@ export function authenticate(peerCert: Buffer | undefined, headers: Headers, con
       (extra[key] ??= []).push(...values(headers, header));
     }
     const uid = first(headers, config.uidHeaders);
+    // Like kube-apiserver's authenticated-group adder: every authenticated user is in
+    // system:authenticated (RBAC's system:discovery, e.g. for /openapi/v2, is bound to it).
+    if (!groups.includes('system:authenticated')) groups.push('system:authenticated');
     return { kind: 'user', user: { name, groups, extra, ...(uid ? { uid } : {}) } };
   }
   if (issuedBy(cert, config.clientCAs, now)) {

@@ -108,6 +108,12 @@ function toV2(node: unknown): unknown {
   } else if (out['anyOf'] !== undefined) {
     delete out['anyOf'];
   }
+  if (out['oneOf'] !== undefined) {
+    // v3's Quantity/IntOrString are oneOf string|number; Swagger 2.0 has no oneOf (kube-apiserver
+    // refuses to merge a spec with one): they are strings there, as in Kubernetes' own v2.
+    delete out['oneOf'];
+    out['type'] ??= 'string';
+  }
   return out;
 }
 

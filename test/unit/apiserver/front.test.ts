@@ -103,6 +103,7 @@ describe('discovery and OpenAPI', () => {
     expect(text).not.toContain('#/components/');
     for (const m of text.matchAll(/"#\/definitions\/([^"]+)"/g)) expect(v2.definitions[m[1]!]).toBeDefined();
     expect(text).not.toContain('"anyOf"');
+    expect(text).not.toContain('"oneOf"');
   });
 });
 
