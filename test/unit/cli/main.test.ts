@@ -99,7 +99,7 @@ describe('main', () => {
     const h = harness();
     expect(await main(['controller', '--deployer-image', 'img:1', '--deployer-command', 'node /app/bin/dcctl.js deploy', '--leader-elect=false'], 'dcctl', h.deps)).toBe(0);
     expect(h.manager).toEqual([{
-      kubeconfig: undefined, context: undefined, namespace: undefined, workers: 5,
+      kubeconfig: undefined, context: undefined, namespace: undefined, dcGroup: 'apps.openshift.io', workers: 5,
       deployerImage: 'img:1', deployerCommand: ['node', '/app/bin/dcctl.js', 'deploy'], deployerServiceAccount: 'deployer',
       enableDcController: true, enableDeployerController: true, enableImageTriggerController: true, leaderElect: false, leaderElectionNamespace: undefined,
       metricsBindAddress: '127.0.0.1:8080', metricsSecure: false, metricsAuth: true, metricsCertDir: undefined, logLevel: 'info', logFormat: 'json', manageDeployerAccess: true, resyncSeconds: 600,
