@@ -114,7 +114,7 @@ function checkCoordinates(dc: DeploymentConfig, ctx: HandlerContext): void {
   if (name !== undefined) dc.metadata.name = name;
 }
 
-/** OpenShift's PrepareForCreate (§1.9): empty status, lastTriggeredImage cleared, defaults. */
+/** OpenShift's PrepareForCreate (registry/deployconfig/strategy.go): empty status, lastTriggeredImage cleared, defaults. */
 export function prepareForCreate(dc: DeploymentConfig): DeploymentConfig {
   const out = applyDefaults(dc);
   out.apiVersion = ApiVersion;
@@ -125,7 +125,7 @@ export function prepareForCreate(dc: DeploymentConfig): DeploymentConfig {
 }
 
 /**
- * OpenShift's PrepareForUpdate (§1.9): the stored status wins, except that a submitted
+ * OpenShift's PrepareForUpdate (registry/deployconfig/strategy.go): the stored status wins, except that a submitted
  * `latestVersion` of exactly stored + 1 requests a rollout (`oc rollout latest` fallback, `oc
  * rollout undo`, `oc rollback`). Status is the controllers' here, so the request becomes this
  * project's instantiate request (forced, no trigger processing) in the same spec write: the

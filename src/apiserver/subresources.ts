@@ -1,5 +1,5 @@
 /**
- * `instantiate`, `rollback` and `log` with OpenShift's semantics (§6.4, §7.1, §8.9), built on
+ * `instantiate`, `rollback` and `log` with OpenShift's semantics (openshift-apiserver's instantiate, rollback and deploylog REST handlers), built on
  * what the project already has: the instantiate request the DC controller handles, the CLI's
  * rollback generation, and the ordinary `pods/log` API.
  */
@@ -123,7 +123,7 @@ interface DeploymentConfigRollback {
   };
 }
 
-/** Generates (does not store) the rolled-back DC, as OpenShift's REST handler does (§7.1). */
+/** Generates (does not store) the rolled-back DC, as OpenShift's rollback REST handler does. */
 export async function handleRollback(ctx: HandlerContext): Promise<void> {
   const body = parseBody(ctx, await ctx.body()) as DeploymentConfigRollback;
   const name = ctx.info.name ?? '';
@@ -187,7 +187,7 @@ function bestPod(pods: V1Pod[]): V1Pod | undefined {
 
 /**
  * The deployer pod's log of the latest (or `version`, or with `previous` the one before)
- * rollout; for a Complete rollout an application pod's, as OpenShift does (§8.9). Streams the
+ * rollout; for a Complete rollout an application pod's, as OpenShift's deploylog handler does. Streams the
  * core `pods/log` answer through, so `follow` follows.
  */
 export async function handleLog(ctx: HandlerContext): Promise<void> {
