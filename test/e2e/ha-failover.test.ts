@@ -6,24 +6,11 @@
  */
 import { afterAll, afterEach, describe, expect, it } from '@jest/globals';
 import { CoordinationV1Api, type V1Lease } from '@kubernetes/client-node';
-import { createServer } from 'node:net';
 import { DcClient, dcManifest, phaseOf, shHook } from '../support/dc.js';
-import { createNamespace, deleteNamespace, kubeConfig, startController, waitFor, type ControllerProcess } from '../support/kube.js';
+import { createNamespace, deleteNamespace, freePort, kubeConfig, startController, waitFor, type ControllerProcess } from '../support/kube.js';
 
 const LeaseName = 'deploymentconfig-controller';
 const coordination = kubeConfig().makeApiClient(CoordinationV1Api);
-
-/** A TCP port that was free a moment ago (the controller binds it right after). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 interface Replica {
   proc: ControllerProcess;

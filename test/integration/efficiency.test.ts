@@ -6,20 +6,8 @@
  * Needs `npm run build`.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createServer } from 'node:net';
 import { DcClient, dcManifest } from '../support/dc.js';
-import { createNamespace, deleteNamespace, kubectl, startController, type ControllerProcess } from '../support/kube.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
+import { createNamespace, deleteNamespace, freePort, kubectl, startController, type ControllerProcess } from '../support/kube.js';
 
 /** Sum of the samples of `name` whose labels include `labels`. */
 function sum(body: string, name: string, labels: Record<string, string> = {}): number {

@@ -5,23 +5,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import path from 'node:path';
 import { DcClient, dcManifest, shHook } from '../support/dc.js';
-import { createNamespace, deleteNamespace, kubectl, repoDir, startController, waitFor, type ControllerProcess } from '../support/kube.js';
+import { createNamespace, deleteNamespace, freePort, kubectl, repoDir, startController, waitFor, type ControllerProcess } from '../support/kube.js';
 import { request } from 'node:https';
-
-/** A TCP port that was free a moment ago. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
-}
 
 /** Value of the first sample of `name` whose labels include `labels`; undefined if none. */
 function sample(body: string, name: string, labels: Record<string, string> = {}): number | undefined {
