@@ -6,6 +6,7 @@
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, CancelledTrue } from '../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../src/apis/deploymentconfig.js';
+import type { ImageStream, TagReference } from '../../src/apis/imagestream.js';
 import { applyDefaults } from '../../src/apps/defaults.js';
 import { makeDeployment } from '../../src/deploymentconfig/make-deployment.js';
 
@@ -53,3 +54,12 @@ export function rcFor(dc: DeploymentConfig, version: number, o: RcOptions = {}):
   o.mutate?.(rc);
   return rc;
 }
+
+/** An ImageStream `<namespace>/<name>` with the given spec tags (no status). */
+export function stream(name: string, tags: TagReference[], namespace = 'ns'): ImageStream {
+  return { apiVersion: 'image.openshift.io/v1', kind: 'ImageStream', metadata: { name, namespace, generation: 1 }, spec: { tags } };
+}
+
+/** A spec tag pointing at a pull spec. */
+export const dockerTag = (name: string, image: string, extra: Partial<TagReference> = {}): TagReference =>
+  ({ name, from: { kind: 'DockerImage', name: image }, ...extra });

@@ -1,5 +1,6 @@
 /**
- * In-memory implementations of the ports in src/controller/ports.ts, for unit tests.
+ * The one fake cluster of the unit tests: in-memory implementations of the ports in
+ * src/controller/ports.ts, src/deployer/ports.ts and src/image/ports.ts.
  *
  * One `FakeApi` holds the ordered action log, error reactors and the clock; one `ObjectStore`
  * per resource plays the API server's storage. Clients record an `Action` for every call and then
@@ -16,9 +17,20 @@
  *   A `metadata.uid` in the patch is a precondition (409 Conflict on mismatch).
  * - delete: 404 when missing; the propagation policy / grace period is recorded as the body.
  *
+ * - pods: a created pod's status is `Pending` (the API server's create strategy).
+ *
+ * Every successful write is also kept in `api.commits` with the object before and after it (what
+ * `simulation.ts` reacts to, and what tests summarise), and every change of a store, seeded or
+ * written, is a watch event (`ObjectStore.watch`).
+ *
  * Listers (`FakeLister`) read the same store but return deep-FROZEN copies, so code that mutates
  * cache objects fails loudly; `pause()` freezes the lister's view to simulate a stale informer
- * cache and `resume()` catches it up.
+ * cache and `resume()` catches it up. The deployer's ports (src/deployer/ports.ts) wait on the
+ * stores' watch events with the FakeClock's timers (`rcWatcher`, `podWatcher`), and serve logs
+ * (`logs`) and server-side apply with field ownership (`applier`); `deployerDeps(f)` bundles them.
+ * ImageStreams (src/image/ports.ts) are one more store.
+ *
+ * Its own tests: test/unit/support/.
  *
  * Typical use:
  *   const f = newFakeCluster();
@@ -34,6 +46,12 @@ import type {
   Clock, DeploymentConfigClient, EventClient, EventRecorder, InvolvedObject, Lister, PatchType, PodClient,
   PropagationPolicy, ReplicationControllerClient,
 } from '../../src/controller/ports.js';
+import type {
+  DeployerDeps, PodLogs, PodWatcher, Predicate, RcApplier, RcWatcher, WaitOptions,
+} from '../../src/deployer/ports.js';
+import { WaitTimeoutError, WatchedObjectDeletedError } from '../../src/deployer/ports.js';
+import type { ImageStream } from '../../src/apis/imagestream.js';
+import type { ImageStreamClient } from '../../src/image/ports.js';
 import { FakeClock } from './clock.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -64,7 +82,16 @@ export interface Action {
   namespace: string;
   name: string;
   body?: unknown;
-  patchType?: PatchType;
+  /** `apply`: server-side apply (RcApplier). */
+  patchType?: PatchType | 'apply';
+  fieldManager?: string;
+}
+
+/** A write that succeeded: the request and the stored object before and after it. */
+export interface Commit {
+  action: Action;
+  before?: unknown;
+  after?: unknown;
 }
 
 /** Called for every action before it is applied; throw to make the call fail. */
@@ -79,7 +106,10 @@ export const matches = (action: Action, match: ActionMatch): boolean =>
 /** Shared state of all fake clients: the action log, reactors, clock and id counters. */
 export class FakeApi {
   readonly actions: Action[] = [];
+  /** The writes that succeeded, in order (requests that failed are only in `actions`). */
+  readonly commits: Commit[] = [];
   private readonly reactors: Reactor[] = [];
+  private readonly commitListeners = new Set<(commit: Commit) => void>();
   private rv = 100;
   private uids = 0;
   constructor(readonly clock: FakeClock = new FakeClock()) {}
@@ -124,8 +154,24 @@ export class FakeApi {
     return this.writes().map((a) => `${a.verb} ${a.resource}${a.subresource ? `/${a.subresource}` : ''} ${a.namespace}/${a.name}`);
   }
 
+  /** Records that `action` succeeded, with the object's states around it. */
+  commit(action: Action, before: unknown, after: unknown): void {
+    const commit = structuredClone({ action, before, after });
+    this.commits.push(commit);
+    for (const l of [...this.commitListeners]) l(structuredClone(commit));
+  }
+
+  /** Calls `listener` after every successful write (what the cluster's other actors react to). */
+  onCommit(listener: (commit: Commit) => void): () => void {
+    this.commitListeners.add(listener);
+    return () => {
+      this.commitListeners.delete(listener);
+    };
+  }
+
   clearActions(): void {
     this.actions.length = 0;
+    this.commits.length = 0;
   }
 
   nextResourceVersion(): string {
@@ -154,10 +200,21 @@ function deepFreeze<T>(obj: T): T {
   return obj;
 }
 
-/** The API server's storage for one resource. Reads return copies. */
+/** A watch event of one store, as a watch would deliver it (`old`: the state before). */
+export interface StoreEvent<T> {
+  type: 'ADDED' | 'MODIFIED' | 'DELETED';
+  object: T;
+  old?: T;
+}
+
+/**
+ * The API server's storage for one resource. Reads return copies. Every change (seeded or
+ * written through a client) bumps the object's resourceVersion and is delivered synchronously
+ * to the `watch` listeners, as a watch event.
+ */
 export class ObjectStore<T extends KubeObject> {
   private readonly objects = new Map<string, T>();
-  private readonly listeners: Array<() => void> = [];
+  private readonly listeners = new Set<(event: StoreEvent<T>) => void>();
   constructor(readonly api: FakeApi, readonly resource: string) {}
 
   get(namespace: string, name: string): T | undefined {
@@ -173,7 +230,8 @@ export class ObjectStore<T extends KubeObject> {
 
   /**
    * Seeds or overwrites an object WITHOUT recording an action (test setup, or simulating another
-   * writer). Missing uid/resourceVersion/generation/creationTimestamp are filled in.
+   * writer). Missing uid/generation/creationTimestamp are filled in; the resourceVersion is
+   * always the store's next one.
    */
   put(obj: T): T {
     const copy = structuredClone(obj);
@@ -182,33 +240,40 @@ export class ObjectStore<T extends KubeObject> {
     copy.metadata.generation ??= 1;
     copy.metadata.creationTimestamp ??= this.api.clock.now();
     copy.metadata.resourceVersion = this.api.nextResourceVersion();
-    this.objects.set(keyOf(copy.metadata.namespace, copy.metadata.name), copy);
-    this.changed();
+    this.store(copy);
     return structuredClone(copy);
   }
 
-  /** Changes a stored object in place (as another writer would) and bumps its resourceVersion. */
+  /** Changes a stored object (as another writer would) and bumps its resourceVersion. */
   mutate(namespace: string, name: string, fn: (obj: T) => void): T {
-    const obj = this.objects.get(keyOf(namespace, name));
-    if (!obj) throw new Error(`fake ${this.resource} ${namespace}/${name} does not exist`);
+    const stored = this.objects.get(keyOf(namespace, name));
+    if (!stored) throw new Error(`fake ${this.resource} ${namespace}/${name} does not exist`);
+    const obj = structuredClone(stored);
     fn(obj);
     obj.metadata ??= {};
     obj.metadata.resourceVersion = this.api.nextResourceVersion();
-    this.changed();
+    this.store(obj);
     return structuredClone(obj);
   }
 
   /** Removes an object without recording an action. */
   remove(namespace: string, name: string): boolean {
-    const had = this.objects.delete(keyOf(namespace, name));
-    if (had) this.changed();
-    return had;
+    const key = keyOf(namespace, name);
+    const old = this.objects.get(key);
+    if (!old) return false;
+    this.objects.delete(key);
+    this.emit({ type: 'DELETED', object: structuredClone(old) });
+    return true;
   }
 
   /** Stores without touching metadata (used by the clients after they set it). */
   store(obj: T): void {
-    this.objects.set(keyOf(obj.metadata?.namespace, obj.metadata?.name), obj);
-    this.changed();
+    const key = keyOf(obj.metadata?.namespace, obj.metadata?.name);
+    const old = this.objects.get(key);
+    this.objects.set(key, obj);
+    this.emit(old === undefined
+      ? { type: 'ADDED', object: structuredClone(obj) }
+      : { type: 'MODIFIED', object: structuredClone(obj), old: structuredClone(old) });
   }
 
   /** The stored object itself (not a copy); for the clients. */
@@ -216,12 +281,16 @@ export class ObjectStore<T extends KubeObject> {
     return this.objects.get(keyOf(namespace, name));
   }
 
-  onChange(listener: () => void): void {
-    this.listeners.push(listener);
+  /** Delivers every later change to `listener`; returns a function that stops it. */
+  watch(listener: (event: StoreEvent<T>) => void): () => void {
+    this.listeners.add(listener);
+    return () => {
+      this.listeners.delete(listener);
+    };
   }
 
-  private changed(): void {
-    for (const l of this.listeners) l();
+  private emit(event: StoreEvent<T>): void {
+    for (const l of [...this.listeners]) l(event);
   }
 }
 
@@ -409,7 +478,8 @@ export class FakeResourceClient<T extends KubeObject> {
 
   async doCreate(namespace: string, body: T): Promise<T> {
     const name = body.metadata?.name ?? '';
-    this.api.record({ verb: 'create', resource: this.resource, namespace, name, body });
+    const action: Action = { verb: 'create', resource: this.resource, namespace, name, body };
+    this.api.record(action);
     if (!name) throw invalid(this.resource, '', 'metadata.name: Required value: name is required');
     if (body.metadata?.namespace && body.metadata.namespace !== namespace) {
       throw new ApiError('the namespace of the provided object does not match the namespace sent on the request', 400, 'BadRequest');
@@ -424,14 +494,17 @@ export class FakeResourceClient<T extends KubeObject> {
       generation: 1,
       creationTimestamp: this.api.clock.now(),
     };
+    this.prepareForCreate(obj);
     this.objects.store(obj);
+    this.api.commit(action, undefined, obj);
     return structuredClone(obj);
   }
 
   async doUpdate(body: T, subresource?: 'status'): Promise<T> {
     const namespace = body.metadata?.namespace ?? '';
     const name = body.metadata?.name ?? '';
-    this.api.record({ verb: 'update', resource: this.resource, subresource, namespace, name, body });
+    const action: Action = { verb: 'update', resource: this.resource, subresource, namespace, name, body };
+    this.api.record(action);
     const stored = this.existing(namespace, name);
     const rv = body.metadata?.resourceVersion;
     if (!rv && this.options.requireResourceVersion) {
@@ -443,11 +516,13 @@ export class FakeResourceClient<T extends KubeObject> {
     }
     const next = this.merge(stored, structuredClone(body), subresource === 'status');
     this.objects.store(next);
+    this.api.commit(action, stored, next);
     return structuredClone(next);
   }
 
   async doPatch(namespace: string, name: string, patch: unknown, type: PatchType, subresource?: string): Promise<T> {
-    this.api.record({ verb: 'patch', resource: this.resource, subresource, namespace, name, body: patch, patchType: type });
+    const action: Action = { verb: 'patch', resource: this.resource, subresource, namespace, name, body: patch, patchType: type };
+    this.api.record(action);
     const stored = this.existing(namespace, name);
     let patched: T;
     try {
@@ -461,14 +536,20 @@ export class FakeResourceClient<T extends KubeObject> {
     }
     const next = this.merge(stored, patched, subresource === 'status');
     this.objects.store(next);
+    this.api.commit(action, stored, next);
     return structuredClone(next);
   }
 
   async doDelete(namespace: string, name: string, options?: Record<string, unknown>): Promise<void> {
-    this.api.record({ verb: 'delete', resource: this.resource, namespace, name, body: options });
-    this.existing(namespace, name);
+    const action: Action = { verb: 'delete', resource: this.resource, namespace, name, body: options };
+    this.api.record(action);
+    const stored = this.existing(namespace, name);
     this.objects.remove(namespace, name);
+    this.api.commit(action, stored, undefined);
   }
+
+  /** What the API server's create strategy resets (pods: status starts Pending). */
+  protected prepareForCreate(_obj: T): void {}
 
   /** Applies subresource rules, generation and resourceVersion bookkeeping. */
   private merge(stored: T, incoming: T, statusWrite: boolean): T {
@@ -550,14 +631,18 @@ export class FakeReplicationControllerClient extends FakeResourceClient<V1Replic
     };
   }
   async updateScale(namespace: string, name: string, scale: V1Scale): Promise<V1Scale> {
-    this.api.record({ verb: 'update', resource: this.resource, subresource: 'scale', namespace, name, body: scale });
+    const action: Action = { verb: 'update', resource: this.resource, subresource: 'scale', namespace, name, body: scale };
+    this.api.record(action);
     const stored = this.existing(namespace, name);
     const rv = scale.metadata?.resourceVersion;
     if (rv && rv !== stored.metadata?.resourceVersion) throw conflict(this.resource, name);
+    const replicas = scale.spec?.replicas ?? 0;
     const next = this.objects.mutate(namespace, name, (rc) => {
-      rc.spec = { ...(rc.spec ?? {}), replicas: scale.spec?.replicas ?? 0 };
+      if (rc.spec?.replicas === replicas) return;
+      rc.spec = { ...(rc.spec ?? {}), replicas };
       rc.metadata = { ...rc.metadata, generation: (rc.metadata?.generation ?? 1) + 1 };
     });
+    this.api.commit(action, stored, next);
     return { ...scale, metadata: { ...scale.metadata, resourceVersion: next.metadata?.resourceVersion }, status: { replicas: next.status?.replicas ?? 0 } };
   }
 }
@@ -578,6 +663,10 @@ export class FakePodClient extends FakeResourceClient<V1Pod> implements PodClien
   patch(namespace: string, name: string, patch: unknown, type: PatchType): Promise<V1Pod> {
     return this.doPatch(namespace, name, patch, type);
   }
+  /** As the API server's pod strategy: a new pod's status is `Pending`, whatever was sent. */
+  protected override prepareForCreate(pod: V1Pod): void {
+    pod.status = { phase: 'Pending' };
+  }
   /** Deletion is immediate (no graceful termination is simulated). */
   delete(namespace: string, name: string, gracePeriodSeconds?: number): Promise<void> {
     return this.doDelete(namespace, name, gracePeriodSeconds === undefined ? undefined : { gracePeriodSeconds });
@@ -587,9 +676,11 @@ export class FakePodClient extends FakeResourceClient<V1Pod> implements PodClien
 export class FakeEventClient implements EventClient {
   constructor(readonly api: FakeApi, readonly objects: ObjectStore<CoreV1Event>) {}
   async create(namespace: string, event: CoreV1Event): Promise<void> {
-    this.api.record({ verb: 'create', resource: 'events', namespace, name: event.metadata?.name ?? '', body: event });
+    const action: Action = { verb: 'create', resource: 'events', namespace, name: event.metadata?.name ?? '', body: event };
+    this.api.record(action);
     const name = event.metadata?.name ?? `event-${this.api.nextUid()}`;
-    this.objects.put({ ...event, metadata: { ...event.metadata, name, namespace } });
+    if (this.objects.raw(namespace, name)) throw alreadyExists('events', name);
+    this.api.commit(action, undefined, this.objects.put({ ...event, metadata: { ...event.metadata, name, namespace } }));
   }
   async list(namespace: string, fieldSelector?: string): Promise<CoreV1Event[]> {
     this.api.record({ verb: 'list', resource: 'events', namespace, name: '', body: fieldSelector ? { fieldSelector } : undefined });
@@ -634,6 +725,151 @@ export class RecordingEventRecorder implements EventRecorder {
   }
 }
 
+export class FakeImageStreamClient extends FakeResourceClient<ImageStream> implements ImageStreamClient {
+  constructor(api: FakeApi, objects: ObjectStore<ImageStream>) {
+    super(api, objects, { requireResourceVersion: true, statusSubresource: true });
+  }
+  get(namespace: string, name: string): Promise<ImageStream> {
+    return this.doGet(namespace, name);
+  }
+  create(namespace: string, stream: ImageStream): Promise<ImageStream> {
+    return this.doCreate(namespace, stream);
+  }
+  update(stream: ImageStream): Promise<ImageStream> {
+    return this.doUpdate(stream);
+  }
+  updateStatus(stream: ImageStream): Promise<ImageStream> {
+    return this.doUpdate(stream, 'status');
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The deployer's ports (src/deployer/ports.ts): waits on the stores' watch events, logs, apply.
+
+const olderThan = (obj: KubeObject, resourceVersion: string | undefined): boolean =>
+  resourceVersion !== undefined && Number(obj.metadata?.resourceVersion ?? 0) < Number(resourceVersion);
+
+/**
+ * One wait: checks `read()` now and at every watch event of `store`, with the clock's timer for
+ * the timeout. `read` returning undefined means the object is gone.
+ */
+function waitOn<T, S extends KubeObject>(
+  store: ObjectStore<S>,
+  clock: FakeClock,
+  read: () => T | undefined,
+  predicate: Predicate<T>,
+  timeoutMs: number,
+  deleted: () => Error,
+  skip: (value: T) => boolean = () => false,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let cancelTimer = (): void => {};
+    let stopWatch = (): void => {};
+    let settled = false;
+    const done = (err: unknown, value?: T): void => {
+      if (settled) return;
+      settled = true;
+      stopWatch();
+      cancelTimer();
+      if (err) reject(err);
+      else resolve(value as T);
+    };
+    const check = (): void => {
+      const value = read();
+      if (value === undefined) return done(deleted());
+      if (skip(value)) return;
+      try {
+        if (predicate(structuredClone(value))) done(undefined, structuredClone(value));
+      } catch (err) {
+        done(err);
+      }
+    };
+    stopWatch = store.watch(() => check());
+    if (Number.isFinite(timeoutMs)) cancelTimer = clock.setTimer(timeoutMs, () => done(new WaitTimeoutError()));
+    check();
+  });
+}
+
+/** Waits on one object of `store`: 404 when it is not there at the start, as the list would say. */
+function waitForObject<T extends KubeObject>(
+  store: ObjectStore<T>, clock: FakeClock, namespace: string, name: string,
+  predicate: Predicate<T>, timeoutMs: number, options: WaitOptions | undefined,
+): Promise<T> {
+  if (!store.raw(namespace, name)) return Promise.reject(notFound(store.resource, name));
+  let last: T | undefined;
+  const read = (): T | undefined => {
+    const current = store.get(namespace, name);
+    if (current !== undefined) last = current;
+    return current;
+  };
+  return waitOn(store, clock, read, predicate, timeoutMs,
+    () => new WatchedObjectDeletedError(`${store.resource} "${name}" was deleted`, last),
+    (obj) => olderThan(obj, options?.notOlderThan));
+}
+
+export class FakeRcWatcher implements RcWatcher {
+  constructor(private readonly rcs: ObjectStore<V1ReplicationController>, private readonly clock: FakeClock) {}
+  waitFor(namespace: string, name: string, predicate: Predicate<V1ReplicationController>, timeoutMs: number, options?: WaitOptions): Promise<V1ReplicationController> {
+    return waitForObject(this.rcs, this.clock, namespace, name, predicate, timeoutMs, options);
+  }
+}
+
+export class FakePodWatcher implements PodWatcher {
+  constructor(private readonly pods: ObjectStore<V1Pod>, private readonly clock: FakeClock) {}
+  waitForPod(namespace: string, name: string, predicate: Predicate<V1Pod>, timeoutMs: number, options?: WaitOptions): Promise<V1Pod> {
+    return waitForObject(this.pods, this.clock, namespace, name, predicate, timeoutMs, options);
+  }
+  waitForPods(namespace: string, labelSelector: string, predicate: Predicate<V1Pod[]>, timeoutMs: number): Promise<V1Pod[]> {
+    const read = (): V1Pod[] => this.pods.list(namespace).filter((p) => matchesSelector(p.metadata?.labels, labelSelector));
+    return waitOn(this.pods, this.clock, read, predicate, timeoutMs, () => new Error('unreachable: a pod list is never deleted'));
+  }
+}
+
+/** Container logs by pod: `texts` holds each pod's whole log; `unavailable` plays a node without a kubelet server. */
+export class FakePodLogs implements PodLogs {
+  readonly texts = new Map<string, string>();
+  unavailable = false;
+  async follow(namespace: string, pod: string, _container: string, out: NodeJS.WritableStream): Promise<void> {
+    if (this.unavailable) throw new ApiError('the server could not find the requested resource', 404, 'NotFound');
+    out.write(this.texts.get(keyOf(namespace, pod)) ?? '');
+  }
+}
+
+/**
+ * Server-side apply of RC annotations with field ownership: a manager may not change an
+ * annotation another manager applied (409, as a non-forced apply); applying the value a field
+ * already has makes the manager a co-owner.
+ */
+export class FakeRcApplier implements RcApplier {
+  private readonly owners = new Map<string, Set<string>>();
+  constructor(private readonly api: FakeApi, private readonly rcs: ObjectStore<V1ReplicationController>) {}
+  async applyAnnotations(namespace: string, name: string, annotations: Record<string, string>, fieldManager: string): Promise<V1ReplicationController> {
+    const action: Action = {
+      verb: 'patch', resource: 'replicationcontrollers', namespace, name,
+      body: { metadata: { annotations } }, patchType: 'apply', fieldManager,
+    };
+    this.api.record(action);
+    const stored = this.rcs.get(namespace, name);
+    if (!stored) throw notFound('replicationcontrollers', name);
+    const ownersOf = (k: string): Set<string> => this.owners.get(`${keyOf(namespace, name)}/${k}`) ?? new Set();
+    for (const [k, v] of Object.entries(annotations)) {
+      const other = [...ownersOf(k)].find((m) => m !== fieldManager);
+      if (other !== undefined && stored.metadata?.annotations?.[k] !== v) {
+        throw new ApiError(`Apply failed with 1 conflict: conflict with "${other}"`, 409, 'Conflict');
+      }
+    }
+    for (const [k, v] of Object.entries(annotations)) {
+      const unchanged = stored.metadata?.annotations?.[k] === v;
+      this.owners.set(`${keyOf(namespace, name)}/${k}`, new Set([...(unchanged ? ownersOf(k) : []), fieldManager]));
+    }
+    const next = this.rcs.mutate(namespace, name, (rc) => {
+      rc.metadata!.annotations = { ...(rc.metadata!.annotations ?? {}), ...annotations };
+    });
+    this.api.commit(action, stored, next);
+    return next;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Everything wired together.
 
@@ -645,14 +881,21 @@ export interface FakeCluster {
   rcs: ObjectStore<V1ReplicationController>;
   pods: ObjectStore<V1Pod>;
   events: ObjectStore<CoreV1Event>;
+  streams: ObjectStore<ImageStream>;
   dcLister: FakeLister<DeploymentConfig>;
   rcLister: FakeLister<V1ReplicationController>;
   podLister: FakeLister<V1Pod>;
+  streamLister: FakeLister<ImageStream>;
   dcClient: FakeDeploymentConfigClient;
   rcClient: FakeReplicationControllerClient;
   podClient: FakePodClient;
   eventClient: FakeEventClient;
+  streamClient: FakeImageStreamClient;
   recorder: RecordingEventRecorder;
+  rcWatcher: FakeRcWatcher;
+  podWatcher: FakePodWatcher;
+  logs: FakePodLogs;
+  applier: FakeRcApplier;
 }
 
 export function newFakeCluster(clock: FakeClock = new FakeClock()): FakeCluster {
@@ -661,15 +904,32 @@ export function newFakeCluster(clock: FakeClock = new FakeClock()): FakeCluster 
   const rcs = new ObjectStore<V1ReplicationController>(api, 'replicationcontrollers');
   const pods = new ObjectStore<V1Pod>(api, 'pods');
   const events = new ObjectStore<CoreV1Event>(api, 'events');
+  const streams = new ObjectStore<ImageStream>(api, 'imagestreams');
   return {
-    api, clock, dcs, rcs, pods, events,
+    api, clock, dcs, rcs, pods, events, streams,
     dcLister: new FakeLister(dcs),
     rcLister: new FakeLister(rcs),
     podLister: new FakeLister(pods),
+    streamLister: new FakeLister(streams),
     dcClient: new FakeDeploymentConfigClient(api, dcs),
     rcClient: new FakeReplicationControllerClient(api, rcs),
     podClient: new FakePodClient(api, pods),
     eventClient: new FakeEventClient(api, events),
+    streamClient: new FakeImageStreamClient(api, streams),
     recorder: new RecordingEventRecorder(),
+    rcWatcher: new FakeRcWatcher(rcs, clock),
+    podWatcher: new FakePodWatcher(pods, clock),
+    logs: new FakePodLogs(),
+    applier: new FakeRcApplier(api, rcs),
+  };
+}
+
+/** The deployer process's ports over the cluster (`imageStreams` only when asked for). */
+export function deployerDeps(f: FakeCluster, o: { imageStreams?: boolean } = {}): DeployerDeps {
+  return {
+    rcs: f.rcClient, pods: f.podClient, events: f.eventClient,
+    rcWatcher: f.rcWatcher, podWatcher: f.podWatcher, logs: f.logs, applier: f.applier, clock: f.clock,
+    ...(o.imageStreams ? { imageStreams: f.streamClient } : {}),
+    uuid: () => '00000000-0000-0000-0000-000000000000',
   };
 }

@@ -2,11 +2,13 @@ import { describe, expect, it } from '@jest/globals';
 import { Annotations } from '../../../src/apis/constants.js';
 import { runDeployCommand } from '../../../src/deployer/command.js';
 import { createHookPodManifest } from '../../../src/deployer/hooks.js';
-import { FakeCluster, NS, Output, addRcFor, makeDc } from './fakes.js';
-import { deploy } from './helpers.js';
+import { deployerDeps } from '../../support/fakes.js';
+import { Output } from '../../support/output.js';
+import { newSimulatedCluster, workloadWrites } from '../../support/simulation.js';
+import { NS, addRcFor, deploy, makeDc } from './helpers.js';
 
 describe('createHookPodManifest', () => {
-  const cluster = new FakeCluster();
+  const cluster = newSimulatedCluster();
   const dc = makeDc('web', { type: 'Recreate', labels: { team: 'a', 'openshift.io/deployer-pod.type': 'x' }, annotations: { note: 'n' }, activeDeadlineSeconds: 3600 });
   const rc = addRcFor(cluster, dc, 2);
 
@@ -60,16 +62,16 @@ describe('createHookPodManifest', () => {
 
 describe('hook events', () => {
   it('records Started and Completed on the DC, named <dc>.<hex nanos>, from the deployer pod', async () => {
-    const cluster = new FakeCluster();
+    const cluster = newSimulatedCluster();
     const dc = makeDc('web', { type: 'Recreate', recreateParams: { pre: { failurePolicy: 'Abort', execNewPod: { containerName: 'app', command: ['a', 'b'] } } } });
     addRcFor(cluster, dc, 1, { desired: 1 });
     const { code } = await deploy(cluster, 'web-1');
     expect(code).toBe(0);
-    expect(cluster.events.map((e) => [e.type, e.reason, e.message])).toEqual([
+    expect(cluster.events.list().map((e) => [e.type, e.reason, e.message])).toEqual([
       ['Normal', 'Started', 'Running pre-hook ("a b") for rc ns/web-1'],
       ['Normal', 'Completed', 'The pre-hook for rc ns/web-1 completed successfully'],
     ]);
-    const [started, completed] = cluster.events;
+    const [started, completed] = cluster.events.list();
     expect(started?.metadata?.name).toMatch(/^web\.[0-9a-f]+$/);
     expect(started?.metadata?.name).not.toBe(completed?.metadata?.name);
     expect(started?.source?.component).toBe('web-1-deploy');
@@ -93,19 +95,19 @@ describe('runDeployCommand', () => {
   });
 
   it('takes name and namespace from the deployer pod environment', async () => {
-    const cluster = new FakeCluster();
+    const cluster = newSimulatedCluster();
     addRcFor(cluster, makeDc('web', { type: 'Recreate' }, { replicas: 1 }), 1, { desired: 1 });
     const out = new Output();
     const code = await runDeployCommand({}, {
       env: { OPENSHIFT_DEPLOYMENT_NAME: 'web-1', OPENSHIFT_DEPLOYMENT_NAMESPACE: NS },
-      out: out.asStream(), errOut: new Output().asStream(), makeDeps: () => cluster.deps(),
+      out: out.asStream(), errOut: new Output().asStream(), makeDeps: () => deployerDeps(cluster),
     });
     expect(code).toBe(0);
     expect(out.lines.at(-1)).toBe('--> Success');
   });
 
   it('refuses Custom strategies', async () => {
-    const cluster = new FakeCluster();
+    const cluster = newSimulatedCluster();
     addRcFor(cluster, makeDc('web', { type: 'Custom', customParams: { image: 'x' } }), 1);
     const { code, err } = await deploy(cluster, 'web-1');
     expect(code).toBe(1);
@@ -113,7 +115,7 @@ describe('runDeployCommand', () => {
   });
 
   it('refuses an RC without desired replicas', async () => {
-    const cluster = new FakeCluster();
+    const cluster = newSimulatedCluster();
     addRcFor(cluster, makeDc('web', { type: 'Rolling' }), 1, { desired: null });
     const { code, err } = await deploy(cluster, 'web-1');
     expect(code).toBe(1);
@@ -121,7 +123,7 @@ describe('runDeployCommand', () => {
   });
 
   it('refuses to deploy an RC older than the last complete one', async () => {
-    const cluster = new FakeCluster();
+    const cluster = newSimulatedCluster();
     const dc = makeDc('web', { type: 'Rolling' });
     addRcFor(cluster, dc, 1);
     addRcFor(cluster, dc, 2, { phase: 'Complete', replicas: 3, desired: null });
@@ -131,7 +133,7 @@ describe('runDeployCommand', () => {
   });
 
   it('reports a missing RC and an undecodable config', async () => {
-    const cluster = new FakeCluster();
+    const cluster = newSimulatedCluster();
     let r = await deploy(cluster, 'web-9');
     expect(r.code).toBe(1);
     expect(r.err.text).toBe('error: couldn\'t get deployment web-9: replicationcontrollers "web-9" not found\n');
@@ -142,7 +144,7 @@ describe('runDeployCommand', () => {
   });
 
   it('scales down RCs other than from/to and only prints failures', async () => {
-    const cluster = new FakeCluster();
+    const cluster = newSimulatedCluster();
     const dc = makeDc('web', { type: 'Recreate' }, { replicas: 1 });
     addRcFor(cluster, dc, 1, { phase: 'Complete', replicas: 1, desired: null });
     addRcFor(cluster, dc, 2, { phase: 'Failed', replicas: 2 });
@@ -151,6 +153,6 @@ describe('runDeployCommand', () => {
     const { code, out } = await deploy(cluster, 'web-4', 'start');
     expect(code).toBe(0);
     expect(out.lines).toEqual(['--> Scaled older deployment web-2 down', '--> Ready to start deployment']);
-    expect(cluster.actions).toEqual(['scale web-2 0']);
+    expect(workloadWrites(cluster)).toEqual(['scale web-2 0']);
   });
 });

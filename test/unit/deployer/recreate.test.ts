@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import type { LifecycleHook, RecreateDeploymentStrategyParams } from '../../../src/apis/deploymentconfig.js';
 import { ApiError } from '../../../src/controller/errors.js';
-import { FakeCluster, NS, addRcFor, makeDc } from './fakes.js';
-import { deploy } from './helpers.js';
+import { newSimulatedCluster, workloadWrites } from '../../support/simulation.js';
+import { NS, addRcFor, deploy, makeDc } from './helpers.js';
 
 const hook = (failurePolicy: LifecycleHook['failurePolicy'], command = ['migrate']): LifecycleHook => ({
   failurePolicy,
@@ -10,7 +10,7 @@ const hook = (failurePolicy: LifecycleHook['failurePolicy'], command = ['migrate
 });
 
 function recreateSetup(params: RecreateDeploymentStrategyParams, opts: { withFrom?: boolean; desired?: number } = {}) {
-  const cluster = new FakeCluster();
+  const cluster = newSimulatedCluster();
   const desired = opts.desired ?? 2;
   const dc = makeDc('web', { type: 'Recreate', recreateParams: params }, { replicas: desired });
   if (opts.withFrom !== false) addRcFor(cluster, dc, 1, { phase: 'Complete', replicas: 2, desired: null });
@@ -24,7 +24,7 @@ describe('recreate strategy', () => {
     const { code, out, err } = await deploy(cluster, 'web-2');
     expect(err.text).toBe('');
     expect(code).toBe(0);
-    expect(cluster.actions).toEqual([
+    expect(workloadWrites(cluster)).toEqual([
       'create pod web-2-hook-pre',
       'scale web-1 0',
       'create pod web-2-hook-mid',
@@ -56,7 +56,7 @@ describe('recreate strategy', () => {
     expect(first.out.lines.at(-1)).toBe('--> mid hook succeeded');
     const second = await deploy(cluster, 'web-2');
     expect(second.code).toBe(0);
-    expect(cluster.actions.filter((a) => a.startsWith('create pod'))).toEqual([
+    expect(workloadWrites(cluster).filter((a) => a.startsWith('create pod'))).toEqual([
       'create pod web-2-hook-pre', 'create pod web-2-hook-mid', 'create pod web-2-hook-post',
     ]);
     expect(second.out.lines.slice(0, 3)).toEqual([
@@ -79,7 +79,7 @@ describe('recreate strategy', () => {
     const { code, out } = await deploy(cluster, 'web-2', until);
     expect(code).toBe(0);
     expect(out.lines.at(-1)).toBe(line);
-    expect(cluster.actions.filter((a) => a.startsWith('scale'))).toEqual(scales);
+    expect(workloadWrites(cluster).filter((a) => a.startsWith('scale'))).toEqual(scales);
   });
 
   it('a first deployment stops at any percentage after full scale', async () => {
@@ -91,35 +91,35 @@ describe('recreate strategy', () => {
 
   it('aborts on a failed pre hook (Abort): no scaling, Failed event, exit 1', async () => {
     const { cluster } = recreateSetup({ pre: hook('Abort') });
-    cluster.hookOutcomes.set('web-2-hook-pre', { phase: 'Failed', message: 'exit code 3', logs: 'boom\n' });
+    cluster.sim.hookOutcomes.set('web-2-hook-pre', { phase: 'Failed', message: 'exit code 3', logs: 'boom\n' });
     const { code, out, err } = await deploy(cluster, 'web-2');
     expect(code).toBe(1);
     expect(err.text).toBe('error: pre hook failed: the pre hook failed: exit code 3, aborting rollout of ns/web-2\n');
     expect(out.lines).toEqual(['--> pre: Running hook pod ...', 'boom', '--> pre: Failed']);
-    expect(cluster.actions.filter((a) => a.startsWith('scale'))).toEqual([]);
-    const failed = cluster.events.find((e) => e.reason === 'Failed');
+    expect(workloadWrites(cluster).filter((a) => a.startsWith('scale'))).toEqual([]);
+    const failed = cluster.events.list().find((e) => e.reason === 'Failed');
     expect(failed?.type).toBe('Warning');
     expect(failed?.message).toBe('The pre-hook failed: exit code 3, aborting rollout of ns/web-2');
   });
 
   it('continues after a failed hook with Ignore', async () => {
     const { cluster } = recreateSetup({ mid: hook('Ignore') });
-    cluster.hookOutcomes.set('web-2-hook-mid', { phase: 'Failed', message: 'nope' });
+    cluster.sim.hookOutcomes.set('web-2-hook-mid', { phase: 'Failed', message: 'nope' });
     const { code, out } = await deploy(cluster, 'web-2');
     expect(code).toBe(0);
     expect(out.lines.at(-1)).toBe('--> Success');
-    expect(cluster.events.find((e) => e.reason === 'Failed')?.message).toBe(
+    expect(cluster.events.list().find((e) => e.reason === 'Failed')?.message).toBe(
       'The mid-hook failed: nope (ignore), rollout of ns/web-2 will continue',
     );
   });
 
   it('Retry runs the hook pod with restartPolicy OnFailure and aborts when it still fails', async () => {
     const { cluster } = recreateSetup({ post: hook('Retry') });
-    cluster.hookOutcomes.set('web-2-hook-post', { phase: 'Failed', message: 'DeadlineExceeded' });
+    cluster.sim.hookOutcomes.set('web-2-hook-post', { phase: 'Failed', message: 'DeadlineExceeded' });
     const { code, err } = await deploy(cluster, 'web-2');
     expect(code).toBe(1);
     expect(err.text).toContain('error: post hook failed: the post hook failed: DeadlineExceeded, aborting rollout of ns/web-2');
-    expect(cluster.pods.get(`${NS}/web-2-hook-post`)?.spec?.restartPolicy).toBe('OnFailure');
+    expect(cluster.pods.get(NS, 'web-2-hook-post')?.spec?.restartPolicy).toBe('OnFailure');
   });
 
   it('fails tagImages hooks with a clear message, honouring the failure policy', async () => {
@@ -128,14 +128,14 @@ describe('recreate strategy', () => {
     const { code, err } = await deploy(cluster, 'web-2');
     expect(code).toBe(1);
     expect(err.text).toContain('tagImages hooks need the image.openshift.io ImageStream API, which this cluster does not serve yet');
-    expect(cluster.events.find((e) => e.reason === 'Started')?.message).toBe(
+    expect(cluster.events.list().find((e) => e.reason === 'Started')?.message).toBe(
       'Running pre-hook (TagImages) image "registry/app:1" as "app:prod" for rc ns/web-2',
     );
   });
 
   it('keeps going when hook logs are unavailable', async () => {
     const { cluster } = recreateSetup({ pre: hook('Abort') });
-    cluster.logsUnavailable = true;
+    cluster.logs.unavailable = true;
     const { code, out } = await deploy(cluster, 'web-2');
     expect(code).toBe(0);
     expect(out.lines.slice(0, 3)).toEqual([
@@ -148,9 +148,9 @@ describe('recreate strategy', () => {
   it('warns and continues when old pods do not terminate in time', async () => {
     const { cluster } = recreateSetup({ timeoutSeconds: 3 });
     // A pod matching web-1's selector that nobody deletes.
-    const selector = cluster.rc(NS, 'web-1').spec!.selector!;
-    cluster.sticky.add('straggler');
-    cluster.addPod({ metadata: { name: 'straggler', namespace: NS, labels: selector }, status: { phase: 'Unknown' } });
+    const selector = cluster.rcs.get(NS, 'web-1')!.spec!.selector!;
+    cluster.sim.sticky.add('straggler');
+    cluster.pods.put({ metadata: { name: 'straggler', namespace: NS, labels: selector }, status: { phase: 'Unknown' } });
     const { code, out } = await deploy(cluster, 'web-2');
     expect(code).toBe(0);
     expect(out.text).toContain(
@@ -160,7 +160,7 @@ describe('recreate strategy', () => {
 
   it('forwards Warning events of the RCs to the DC at the end', async () => {
     const { cluster } = recreateSetup({});
-    const to = cluster.rc(NS, 'web-2');
+    const to = cluster.rcs.get(NS, 'web-2')!;
     await cluster.eventClient.create(NS, {
       metadata: { name: 'web-2.1', namespace: NS },
       involvedObject: { kind: 'ReplicationController', name: 'web-2', namespace: NS, uid: to.metadata!.uid },
@@ -169,25 +169,24 @@ describe('recreate strategy', () => {
     const { code, out } = await deploy(cluster, 'web-2');
     expect(code).toBe(0);
     expect(out.lines.at(-2)).toBe('-->  FailedCreate: web-2 exceeded quota');
-    const forwarded = cluster.events.at(-1)!;
+    const forwarded = cluster.events.list().at(-1)!;
     expect(forwarded.involvedObject).toMatchObject({ kind: 'DeploymentConfig', name: 'web', apiVersion: 'apps.openshift.io/v1' });
     expect(forwarded).toMatchObject({ type: 'Warning', reason: 'FailedCreate', message: 'exceeded quota', source: { component: 'web-2-deploy' } });
   });
 
   it('retries scale conflicts and admission warm-up errors', async () => {
     const { cluster } = recreateSetup({});
-    cluster.scaleErrors.push(
-      new ApiError('conflict', 409, 'Conflict'),
-      new ApiError('pods "x" is forbidden: not yet ready to handle request', 403, 'Forbidden'),
-    );
+    const scale = { verb: 'update', resource: 'replicationcontrollers', subresource: 'scale' } as const;
+    cluster.api.failOn(scale, new ApiError('conflict', 409, 'Conflict'), 1);
+    cluster.api.failOn(scale, new ApiError('pods "x" is forbidden: not yet ready to handle request', 403, 'Forbidden'), 1);
     const { code } = await deploy(cluster, 'web-2');
     expect(code).toBe(0);
-    expect(cluster.rc(NS, 'web-2').spec?.replicas).toBe(2);
+    expect(cluster.rcs.get(NS, 'web-2')!.spec?.replicas).toBe(2);
   });
 
   it('fails on other scale errors', async () => {
     const { cluster } = recreateSetup({});
-    cluster.scaleErrors.push(new ApiError('replicationcontrollers "web-1" is forbidden', 403, 'Forbidden'));
+    cluster.api.failOn({ verb: 'update', resource: 'replicationcontrollers', subresource: 'scale' }, new ApiError('replicationcontrollers "web-1" is forbidden', 403, 'Forbidden'), 1);
     const { code, err } = await deploy(cluster, 'web-2');
     expect(code).toBe(1);
     expect(err.text).toBe('error: couldn\'t scale web-1 to 0: replicationcontrollers "web-1" is forbidden\n');

@@ -2,11 +2,12 @@ import { describe, expect, it } from '@jest/globals';
 import { Annotations } from '../../../src/apis/constants.js';
 import type { RollingDeploymentStrategyParams } from '../../../src/apis/deploymentconfig.js';
 import { rollingUpdaterWriter } from '../../../src/deployer/rolling.js';
-import { FakeCluster, NS, Output, addRcFor, makeDc } from './fakes.js';
-import { deploy, replicaPairs } from './helpers.js';
+import { Output } from '../../support/output.js';
+import { newSimulatedCluster, workloadWrites } from '../../support/simulation.js';
+import { NS, addRcFor, deploy, makeDc, replicaPairs } from './helpers.js';
 
 function rollingSetup(desired: number, params: RollingDeploymentStrategyParams, oldReplicas = desired) {
-  const cluster = new FakeCluster();
+  const cluster = newSimulatedCluster();
   const dc = makeDc('web', { type: 'Rolling', rollingParams: params }, { replicas: desired });
   addRcFor(cluster, dc, 1, { phase: 'Complete', replicas: oldReplicas, desired: null });
   addRcFor(cluster, dc, 2, { desired });
@@ -57,7 +58,7 @@ describe('rolling strategy', () => {
     expect(err.text).toBe('');
     expect(code).toBe(0);
     expect(out.lines[0]).toBe(`--> ${header}`);
-    const seen = replicaPairs(cluster.actions, 'web-2', 'web-1', [0, oldReplicas ?? desired]);
+    const seen = replicaPairs(workloadWrites(cluster), 'web-2', 'web-1', [0, oldReplicas ?? desired]);
     expect(seen).toEqual(pairs);
     for (const [n, o] of seen) {
       expect(n + o).toBeLessThanOrEqual(Math.max(max, oldReplicas ?? 0));
@@ -71,12 +72,12 @@ describe('rolling strategy', () => {
     const { code, out } = await deploy(cluster, 'web-2');
     expect(code).toBe(0);
     expect(out.lines.slice(1, 4)).toEqual(['    Scaling web-2 up to 1', '    Scaling web-1 down to 2', '    Scaling web-2 up to 2']);
-    const to = cluster.rc(NS, 'web-2');
+    const to = cluster.rcs.get(NS, 'web-2')!;
     expect(to.metadata?.annotations?.[Annotations.UpdateSourceId]).toBeUndefined();
     expect(to.metadata?.annotations?.[Annotations.DesiredReplicas]).toBeUndefined();
-    expect(cluster.rc(NS, 'web-1').metadata?.annotations?.[Annotations.OriginalReplicas]).toBe('3');
+    expect(cluster.rcs.get(NS, 'web-1')!.metadata?.annotations?.[Annotations.OriginalReplicas]).toBe('3');
     // The source id was set by server-side apply before the first scale.
-    expect(cluster.actions.indexOf('apply web-2')).toBeLessThan(cluster.actions.indexOf('scale web-2 1'));
+    expect(workloadWrites(cluster).indexOf('apply web-2')).toBeLessThan(workloadWrites(cluster).indexOf('scale web-2 1'));
   });
 
   it('sleeps UpdatePeriod between the scale-up and scale-down halves', async () => {
@@ -91,7 +92,7 @@ describe('rolling strategy', () => {
   });
 
   it('counts only NEW pods available for minReadySeconds before scaling down', async () => {
-    const cluster = new FakeCluster();
+    const cluster = newSimulatedCluster();
     const dc = makeDc('web', { type: 'Rolling', rollingParams: { maxSurge: 1, maxUnavailable: 0, updatePeriodSeconds: 1 } }, { replicas: 2, minReadySeconds: 20 });
     addRcFor(cluster, dc, 1, { phase: 'Complete', replicas: 2, desired: null });
     addRcFor(cluster, dc, 2, { desired: 2 });
@@ -100,19 +101,19 @@ describe('rolling strategy', () => {
     expect(code).toBe(0);
     // web-1 cannot lose a pod before web-2's first pod has been Ready for 20 s.
     expect(cluster.clock.elapsedSince(start)).toBeGreaterThan(40_000);
-    expect(replicaPairs(cluster.actions, 'web-2', 'web-1', [0, 2])).toEqual([[1, 2], [1, 1], [2, 1], [2, 0]]);
+    expect(replicaPairs(workloadWrites(cluster), 'web-2', 'web-1', [0, 2])).toEqual([[1, 2], [1, 1], [2, 1], [2, 0]]);
   });
 
   it('fails when no replica count changes within timeoutSeconds', async () => {
     const { cluster } = rollingSetup(3, { maxSurge: 0, maxUnavailable: 1, timeoutSeconds: 10 });
-    cluster.neverReady.add('web-2');
+    cluster.sim.neverReady.add('web-2');
     const start = cluster.clock.now().getTime();
     const { code, err } = await deploy(cluster, 'web-2');
     expect(code).toBe(1);
     expect(err.text).toBe('error: timed out waiting for any update progress to be made\n');
     expect(cluster.clock.elapsedSince(start)).toBeGreaterThan(10_000);
     // Availability was kept: never below 2 old + 0 available new.
-    expect(replicaPairs(cluster.actions, 'web-2', 'web-1', [0, 3])).toEqual([[0, 2], [1, 2]]);
+    expect(replicaPairs(workloadWrites(cluster), 'web-2', 'web-1', [0, 3])).toEqual([[0, 2], [1, 2]]);
   });
 
   it.each([
@@ -125,7 +126,7 @@ describe('rolling strategy', () => {
     expect(code).toBe(0);
     expect(out.lines.at(-1)).toBe(line);
     expect(out.text).not.toContain('--> Success');
-    if (until !== '50%') expect(cluster.actions.filter((a) => a.startsWith('scale'))).toEqual([]);
+    if (until !== '50%') expect(workloadWrites(cluster).filter((a) => a.startsWith('scale'))).toEqual([]);
   });
 
   it('fails when the new RC carries a foreign update-source-id', async () => {
@@ -138,17 +139,17 @@ describe('rolling strategy', () => {
   });
 
   it('rolls out the first deployment through the Recreate path with acceptance', async () => {
-    const cluster = new FakeCluster();
+    const cluster = newSimulatedCluster();
     const dc = makeDc('web', { type: 'Rolling', rollingParams: {} }, { replicas: 3 });
     addRcFor(cluster, dc, 1, { desired: 3 });
     const { code, out } = await deploy(cluster, 'web-1');
     expect(code).toBe(0);
     expect(out.lines).toEqual(['--> Scaling web-1 to 3', '--> Success']);
-    expect(cluster.actions).toEqual(['scale web-1 3']);
+    expect(workloadWrites(cluster)).toEqual(['scale web-1 3']);
   });
 
   it('first rollout after only failed ones scales the failed RC down and uses recreate', async () => {
-    const cluster = new FakeCluster();
+    const cluster = newSimulatedCluster();
     const dc = makeDc('web', { type: 'Rolling', rollingParams: {} }, { replicas: 2 });
     addRcFor(cluster, dc, 1, { phase: 'Failed', replicas: 1 });
     addRcFor(cluster, dc, 2, { desired: 2 });
@@ -158,10 +159,10 @@ describe('rolling strategy', () => {
   });
 
   it('reports an acceptance timeout for a first rollout', async () => {
-    const cluster = new FakeCluster();
+    const cluster = newSimulatedCluster();
     const dc = makeDc('web', { type: 'Rolling', rollingParams: { timeoutSeconds: 5 } }, { replicas: 2 });
     addRcFor(cluster, dc, 1, { desired: 2 });
-    cluster.neverReady.add('web-1');
+    cluster.sim.neverReady.add('web-1');
     const { code, err } = await deploy(cluster, 'web-1');
     expect(code).toBe(1);
     expect(err.text).toBe("error: update acceptor rejected web-1: pods for rc 'ns/web-1' took longer than 5 seconds to become available\n");

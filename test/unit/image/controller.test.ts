@@ -11,10 +11,11 @@ import { syncImageTriggerKey } from '../../../src/image/sync.js';
 import { tagIntoStream } from '../../../src/image/tag.js';
 import { conflict } from '../../support/fakes.js';
 import { deployerSets, imageTrigger, makeDc, NS } from '../deploymentconfig/fixtures.js';
-import { dockerTag, newImageCluster, stream, type ImageCluster } from './fakes.js';
+import { dockerTag, stream } from '../../support/builders.js';
+import { newFakeCluster, type FakeCluster } from '../../support/fakes.js';
 
 /** Runs the image trigger syncs and DC syncs until nothing writes any more. */
-async function settleAll(f: ImageCluster, dcDeps: DeploymentConfigSyncDeps): Promise<void> {
+async function settleAll(f: FakeCluster, dcDeps: DeploymentConfigSyncDeps): Promise<void> {
   for (let round = 0; round < 20; round++) {
     const before = f.api.writes().length;
     for (const s of f.streams.list()) await syncImageTriggerKey(f, `imagestream:${s.metadata.namespace}/${s.metadata.name}`);
@@ -28,13 +29,13 @@ async function settleAll(f: ImageCluster, dcDeps: DeploymentConfigSyncDeps): Pro
   throw new Error('did not settle');
 }
 
-const dcDepsFor = (f: ImageCluster): DeploymentConfigSyncDeps => ({ ...f, resolveImageTag: tagResolverFor((ns, n) => f.streamLister.get(ns, n)) });
-const stored = (f: ImageCluster) => f.dcs.get(NS, 'app')!;
+const dcDepsFor = (f: FakeCluster): DeploymentConfigSyncDeps => ({ ...f, resolveImageTag: tagResolverFor((ns, n) => f.streamLister.get(ns, n)) });
+const stored = (f: FakeCluster) => f.dcs.get(NS, 'app')!;
 const image = (d: DeploymentConfig) => d.spec.template?.spec?.containers[0]?.image;
 
 describe('image trigger controller with the DC controller', () => {
   it('waits for the tag, rolls out once it exists (config change), and again with "image change" when it moves', async () => {
-    const f = newImageCluster();
+    const f = newFakeCluster();
     const dcDeps = dcDepsFor(f);
     f.dcs.put(makeDc({ image: ' ', triggers: [imageTrigger('web:latest', ['web']), { type: 'ConfigChange' }] }));
     await settleAll(f, dcDeps);
@@ -59,7 +60,7 @@ describe('image trigger controller with the DC controller', () => {
   });
 
   it('automatic: false waits for rollout latest, which resolves the tag and rolls out', async () => {
-    const f = newImageCluster();
+    const f = newFakeCluster();
     const dcDeps = dcDepsFor(f);
     f.dcs.put(makeDc({ image: ' ', triggers: [imageTrigger('web:latest', ['web'], undefined, false)] }));
     await tagIntoStream(f.streamClient, NS, 'web', 'latest', { kind: 'DockerImage', name: 'r/web:1' });
@@ -82,7 +83,7 @@ describe('image trigger controller with the DC controller', () => {
   });
 
   it('retries a conflicting DC update (stale cache) instead of losing it', async () => {
-    const f = newImageCluster();
+    const f = newFakeCluster();
     f.dcs.put(makeDc({ image: ' ', triggers: [imageTrigger('web:latest', ['web'])] }));
     f.streams.put(stream('web', [dockerTag('latest', 'r/web:1')]));
     await syncImageTriggerKey(f, 'imagestream:ns/web');

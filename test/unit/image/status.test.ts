@@ -5,7 +5,7 @@ import {
   imageIdFor, parseImageStreamTagName, resolveTag, tagResolverFor,
 } from '../../../src/image/resolve.js';
 import { computeImageStreamStatus, MaxTagHistory, streamsReferencedBy, syncedImageStream } from '../../../src/image/status.js';
-import { dockerTag, stream } from './fakes.js';
+import { dockerTag, stream } from '../../support/builders.js';
 
 const T0 = new Date('2024-01-01T00:00:00Z');
 const T1 = new Date('2024-01-01T01:00:00Z');
