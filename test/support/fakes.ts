@@ -706,12 +706,12 @@ export interface RecordedEvent {
 export class RecordingEventRecorder implements EventRecorder {
   readonly events: RecordedEvent[] = [];
   event(object: InvolvedObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    const { apiVersion, kind, name, namespace, uid } = object as InvolvedObject & { metadata?: V1ObjectMeta };
+    const { apiVersion, kind, name, namespace, uid, resourceVersion } = object as InvolvedObject & { metadata?: V1ObjectMeta };
     const meta = (object as { metadata?: V1ObjectMeta }).metadata;
-    this.events.push({
-      object: { apiVersion, kind, name: name ?? meta?.name, namespace: namespace ?? meta?.namespace, uid: uid ?? meta?.uid },
-      type, reason, message,
-    });
+    const ref: InvolvedObject = { apiVersion, kind, name: name ?? meta?.name, namespace: namespace ?? meta?.namespace, uid: uid ?? meta?.uid };
+    // A flat reference names the version it was made from (the deployer controller's); an object's own is left out.
+    if (resourceVersion !== undefined) ref.resourceVersion = resourceVersion;
+    this.events.push({ object: ref, type, reason, message });
   }
   reasons(): string[] {
     return this.events.map((e) => e.reason);

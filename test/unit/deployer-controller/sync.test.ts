@@ -6,7 +6,8 @@ import { DecodeError } from '../../../src/apis/encoded.js';
 import { ActionableError, ApiError, DeployerAccessMissingError, FatalError, RetriableError } from '../../../src/controller/errors.js';
 import { makeDeployerPod } from '../../../src/deployer-controller/pod.js';
 import { handleDeployment, onDeployerDropped, syncDeployment, type DeployerSyncDeps } from '../../../src/deployer-controller/sync.js';
-import { MemoryLister, RecordingPodClient, RecordingRcClient, RecordingRecorder } from './fakes.js';
+import { FakeClock } from '../../support/clock.js';
+import { newFakeCluster, type Action } from '../../support/fakes.js';
 import { cancel, deployerPod, makeDeployment, okDeploymentConfig, setPhase } from './fixtures.js';
 
 const rcCreated = new Date('2024-01-02T03:04:05Z');
@@ -14,19 +15,35 @@ const podCreated = new Date('2024-01-02T03:04:15Z');
 const options = { deployerImage: 'quay.io/dcctl/deployer:v1' };
 const dcEvent = { apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', name: 'config', namespace: 'default', uid: 'dc-uid', resourceVersion: '7' };
 
+/**
+ * The deployer controller's sync over the fake cluster holding `rc` and `pods`, at
+ * `nowOffsetSeconds` after the RC was created (a deployer pod created then is `podCreated`).
+ */
 function harness(rc: V1ReplicationController, pods: V1Pod[] = [], nowOffsetSeconds = 10) {
-  const rcLister = new MemoryLister([rc]);
-  const podLister = new MemoryLister(pods);
-  const podClient = new RecordingPodClient((pod) => ({ ...pod, metadata: { ...pod.metadata, creationTimestamp: podCreated } }));
-  const rcClient = new RecordingRcClient(rcLister);
-  const recorder = new RecordingRecorder();
+  const f = newFakeCluster(new FakeClock(new Date(rcCreated.getTime() + nowOffsetSeconds * 1000)));
+  f.rcs.put(rc);
+  for (const pod of pods) f.pods.put(pod);
+  const { recorder } = f;
   const deps: DeployerSyncDeps = {
-    rcLister, podLister, rcClient, podClient, recorder, options,
-    clock: { now: () => new Date(rcCreated.getTime() + nowOffsetSeconds * 1000) },
+    rcLister: f.rcLister, podLister: f.podLister, rcClient: f.rcClient, podClient: f.podClient, recorder, options, clock: f.clock,
   };
   const sync = (willBeDropped = false) => syncDeployment(deps, 'default/config-1', willBeDropped);
   const reasons = () => recorder.events.map((e) => `${e.type} ${e.reason}: ${e.message}`);
-  return { deps, podClient, rcClient, recorder, sync, reasons };
+  /** Requests to pods / to RCs, failed ones included. */
+  const podWrites = (): Action[] => f.api.writes({ resource: 'pods' });
+  const rcWrites = (): Action[] => f.api.writes({ resource: 'replicationcontrollers' });
+  /** The RC as each successful write left it. */
+  const rcUpdates = (): V1ReplicationController[] =>
+    f.api.commits.filter((c) => c.action.resource === 'replicationcontrollers').map((c) => c.after as V1ReplicationController);
+  /** Fails every later RC write with `err` (replacing an earlier failure). */
+  let stopFailing = (): void => {};
+  const failRcWrites = (err: Error): void => {
+    stopFailing();
+    stopFailing = f.api.onAction((a) => {
+      if (a.resource === 'replicationcontrollers') throw err;
+    });
+  };
+  return { f, deps, recorder, sync, reasons, podWrites, rcWrites, rcUpdates, failRcWrites };
 }
 
 const annotationsOf = (rc: V1ReplicationController | undefined) => rc?.metadata?.annotations ?? {};
@@ -40,12 +57,12 @@ describe('syncDeployment: New', () => {
     const h = harness(rc);
     await h.sync();
 
-    expect(h.podClient.actions.map((a) => `${a.verb} ${a.name}`)).toEqual(['create config-1-deploy']);
-    expect(h.podClient.actions[0]!.body).toEqual(makeDeployerPod(rc, dc, options));
-    expect((h.podClient.actions[0]!.body as V1Pod).spec?.nodeSelector).toEqual({ labelKey1: 'labelValue1' });
-    expect(h.rcClient.updates).toHaveLength(1);
-    const updated = h.rcClient.updates[0]!;
-    expect(updated.metadata?.resourceVersion).toBe('100');
+    expect(h.podWrites().map((a) => `${a.verb} ${a.name}`)).toEqual(['create config-1-deploy']);
+    expect(h.podWrites()[0]!.body).toEqual(makeDeployerPod(rc, dc, options));
+    expect((h.podWrites()[0]!.body as V1Pod).spec?.nodeSelector).toEqual({ labelKey1: 'labelValue1' });
+    expect(h.rcUpdates()).toHaveLength(1);
+    const updated = h.rcUpdates()[0]!;
+    expect(updated).toEqual(h.f.rcs.get('default', 'config-1'));
     expect(annotationsOf(updated)).toEqual({
       ...annotationsOf(rc),
       [Annotations.Phase]: 'Pending',
@@ -58,8 +75,8 @@ describe('syncDeployment: New', () => {
   it('writes only what it changed, as a merge patch that cannot conflict with the deployer or the RC manager', async () => {
     const h = harness(makeDeployment(okDeploymentConfig(1), rcCreated));
     await h.sync();
-    expect(h.rcClient.actions.map((a) => `${a.verb} ${a.patchType}`)).toEqual(['patch merge']);
-    expect(h.rcClient.actions[0]!.patch).toEqual({
+    expect(h.rcWrites().map((a) => `${a.verb} ${a.patchType}`)).toEqual(['patch merge']);
+    expect(h.rcWrites()[0]!.body).toEqual({
       metadata: {
         annotations: {
           [Annotations.Phase]: 'Pending',
@@ -73,16 +90,16 @@ describe('syncDeployment: New', () => {
   it('records started-at when the created pod already has a start time', async () => {
     const h = harness(makeDeployment(okDeploymentConfig(1), rcCreated));
     const startTime = new Date('2024-01-02T03:04:16Z');
-    h.deps.podClient = new RecordingPodClient((pod) => ({
-      ...pod, metadata: { ...pod.metadata, creationTimestamp: podCreated }, status: { startTime },
-    }));
+    // A create response that already carries a start time (the kubelet was quick).
+    const created = h.deps.podClient.create.bind(h.deps.podClient);
+    h.deps.podClient.create = async (ns, pod) => ({ ...(await created(ns, pod)), status: { startTime } });
     await h.sync();
-    expect(annotationsOf(h.rcClient.updates[0])[Annotations.DeployerPodStartedAt]).toBe('2024-01-02 03:04:16 +0000 UTC');
+    expect(annotationsOf(h.rcUpdates()[0])[Annotations.DeployerPodStartedAt]).toBe('2024-01-02 03:04:16 +0000 UTC');
   });
 
   it('fails with an ActionableError and a FailedCreate event when the pod cannot be created', async () => {
     const h = harness(makeDeployment(okDeploymentConfig(1), rcCreated));
-    h.podClient.failCreate = new ApiError('pods "config-1-deploy" is forbidden: exceeded quota', 403, 'Forbidden');
+    h.f.api.failOn({ verb: 'create', resource: 'pods' }, new ApiError('pods "config-1-deploy" is forbidden: exceeded quota', 403, 'Forbidden'));
     const err = await h.sync().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ActionableError);
     expect((err as Error).message).toBe('couldn\'t create deployer pod for "default/config-1": pods "config-1-deploy" is forbidden: exceeded quota');
@@ -90,7 +107,7 @@ describe('syncDeployment: New', () => {
       object: dcEvent, type: 'Warning', reason: 'FailedCreate',
       message: 'Error creating deployer pod: pods "config-1-deploy" is forbidden: exceeded quota',
     }]);
-    expect(h.rcClient.updates).toEqual([]);
+    expect(h.rcUpdates()).toEqual([]);
   });
 
   it.each([
@@ -103,8 +120,8 @@ describe('syncDeployment: New', () => {
     const rc = makeDeployment(okDeploymentConfig(1), rcCreated);
     const h = harness(rc, [{ ...deployerPod(rc, podPhase), metadata: { ...deployerPod(rc, podPhase).metadata, creationTimestamp: podCreated } }]);
     await h.sync();
-    expect(h.podClient.actions.filter((a) => a.verb === 'create')).toEqual([]);
-    const annotations = annotationsOf(h.rcClient.updates[0]);
+    expect(h.podWrites().filter((a) => a.verb === 'create')).toEqual([]);
+    const annotations = annotationsOf(h.rcUpdates()[0]);
     expect(annotations[Annotations.Phase]).toBe(expected);
     expect(annotations[Annotations.DeployerPod]).toBe('config-1-deploy');
     expect(annotations[Annotations.DeployerPodCreatedAt]).toBe('2024-01-02 03:04:15 +0000 UTC');
@@ -114,12 +131,12 @@ describe('syncDeployment: New', () => {
     const rc = makeDeployment(okDeploymentConfig(1), rcCreated);
     const h = harness(rc, [deployerPod(rc, 'Running', { related: false })]);
     await h.sync();
-    expect(h.podClient.actions).toEqual([]);
-    const annotations = annotationsOf(h.rcClient.updates[0]);
+    expect(h.podWrites()).toEqual([]);
+    const annotations = annotationsOf(h.rcUpdates()[0]);
     expect(annotations[Annotations.Phase]).toBe('Failed');
     expect(annotations[Annotations.StatusReason]).toBe('unrelated pod with the same name as this deployment is already running');
     expect(annotations[Annotations.DeployerPod]).toBeUndefined();
-    expect(h.rcClient.updates[0]!.spec?.replicas).toBe(0);
+    expect(h.rcUpdates()[0]!.spec?.replicas).toBe(0);
     expect(h.reasons()).toEqual(['Warning FailedCreate: Error creating deployer pod since another pod with the same name ("config-1-deploy") exists']);
   });
 
@@ -127,8 +144,8 @@ describe('syncDeployment: New', () => {
     const rc = makeDeployment(okDeploymentConfig(1, (d) => { d.spec.test = true; }), rcCreated, (r) => { r.spec!.replicas = 1; });
     const h = harness(rc, [deployerPod(rc, 'Running', { related: false })]);
     await h.sync();
-    expect(annotationsOf(h.rcClient.updates[0])[Annotations.Phase]).toBe('Failed');
-    expect(h.rcClient.updates[0]!.spec?.replicas).toBe(0);
+    expect(annotationsOf(h.rcUpdates()[0])[Annotations.Phase]).toBe('Failed');
+    expect(h.rcUpdates()[0]!.spec?.replicas).toBe(0);
   });
 
   it('fails fatally (not retried) when no deployer pod manifest can be built', async () => {
@@ -138,24 +155,24 @@ describe('syncDeployment: New', () => {
     const err = await handleDeployment(h.deps, rc, false).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(FatalError);
     expect((err as Error).message).toMatch(/^fatal error handling rollout: couldn't make deployer pod for "\/config-1": /);
-    expect(h.podClient.actions).toEqual([]);
-    expect(h.rcClient.actions).toEqual([]);
+    expect(h.podWrites()).toEqual([]);
+    expect(h.rcWrites()).toEqual([]);
   });
 
   it('does nothing while deploy.openshift.io/deployer-pod.ignore is set', async () => {
     const rc = makeDeployment(okDeploymentConfig(1), rcCreated, (r) => { r.metadata!.annotations![Annotations.DeployerPodIgnore] = ''; });
     const h = harness(rc);
     await h.sync();
-    expect(h.podClient.actions).toEqual([]);
-    expect(h.rcClient.actions).toEqual([]);
+    expect(h.podWrites()).toEqual([]);
+    expect(h.rcWrites()).toEqual([]);
   });
 
   describe('timeout while stuck in New', () => {
     it('fails the rollout once more whole seconds than timeoutSeconds have passed', async () => {
       const h = harness(makeDeployment(okDeploymentConfig(1), rcCreated), [], 601);
       await h.sync();
-      expect(h.podClient.actions).toEqual([]);
-      const annotations = annotationsOf(h.rcClient.updates[0]);
+      expect(h.podWrites()).toEqual([]);
+      const annotations = annotationsOf(h.rcUpdates()[0]);
       expect(annotations[Annotations.Phase]).toBe('Failed');
       expect(annotations[Annotations.StatusReason]).toBe('unable to create deployer pod');
       expect(h.recorder.events).toEqual([{
@@ -167,7 +184,7 @@ describe('syncDeployment: New', () => {
     it('is not reached at exactly timeoutSeconds (600.9 s truncates to 600)', async () => {
       const h = harness(makeDeployment(okDeploymentConfig(1), rcCreated), [], 600.9);
       await h.sync();
-      expect(annotationsOf(h.rcClient.updates[0])[Annotations.Phase]).toBe('Pending');
+      expect(annotationsOf(h.rcUpdates()[0])[Annotations.Phase]).toBe('Pending');
     });
 
     it.each([
@@ -179,7 +196,7 @@ describe('syncDeployment: New', () => {
     ])('%s', async (_name, mutate, after, phase, shown) => {
       const h = harness(makeDeployment(okDeploymentConfig(1, mutate), rcCreated), [], after);
       await h.sync();
-      expect(annotationsOf(h.rcClient.updates[0])[Annotations.Phase]).toBe(phase);
+      expect(annotationsOf(h.rcUpdates()[0])[Annotations.Phase]).toBe(phase);
       if (shown) expect(h.recorder.events[0]?.message).toContain(`(timeoutSeconds: ${shown})`);
     });
 
@@ -187,8 +204,8 @@ describe('syncDeployment: New', () => {
       const rc = makeDeployment(okDeploymentConfig(1), rcCreated);
       const h = harness(rc, [deployerPod(rc, 'Running')], 601);
       await h.sync();
-      expect(annotationsOf(h.rcClient.updates[0])[Annotations.Phase]).toBe('Failed');
-      expect(annotationsOf(h.rcClient.updates[0])[Annotations.DeployerPod]).toBeUndefined();
+      expect(annotationsOf(h.rcUpdates()[0])[Annotations.Phase]).toBe('Failed');
+      expect(annotationsOf(h.rcUpdates()[0])[Annotations.DeployerPod]).toBeUndefined();
     });
   });
 
@@ -200,8 +217,8 @@ describe('syncDeployment: New', () => {
       });
       const h = harness(rc);
       await expect(h.sync()).rejects.toBeInstanceOf(DecodeError);
-      expect(h.podClient.actions).toEqual([]);
-      expect(h.rcClient.actions).toEqual([]);
+      expect(h.podWrites()).toEqual([]);
+      expect(h.rcWrites()).toEqual([]);
     }
   });
 });
@@ -211,7 +228,7 @@ describe('syncDeployment: Pending and Running', () => {
     const rc = rcInPhase('Pending');
     const h = harness(rc, [deployerPod(rc, 'Running')]);
     await h.sync();
-    expect(annotationsOf(h.rcClient.updates[0])).toEqual({ ...annotationsOf(rc), [Annotations.Phase]: 'Running' });
+    expect(annotationsOf(h.rcUpdates()[0])).toEqual({ ...annotationsOf(rc), [Annotations.Phase]: 'Running' });
   });
 
   it('completes the rollout when the deployer pod succeeded', async () => {
@@ -224,7 +241,7 @@ describe('syncDeployment: Pending and Running', () => {
     const h = harness(rc, [pod]);
     await h.sync();
     const { [Annotations.DesiredReplicas]: _removed, ...rest } = annotationsOf(rc);
-    expect(annotationsOf(h.rcClient.updates[0])).toEqual({
+    expect(annotationsOf(h.rcUpdates()[0])).toEqual({
       ...rest,
       [Annotations.Phase]: 'Complete',
       [Annotations.DeployerPodCompletedAt]: '2024-01-02 03:06:00 +0000 UTC',
@@ -238,8 +255,8 @@ describe('syncDeployment: Pending and Running', () => {
     delete rc.metadata!.annotations![Annotations.DesiredReplicas];
     const h = harness(rc, [deployerPod(rc, 'Succeeded')]);
     await h.sync();
-    expect(annotationsOf(h.rcClient.updates[0])[Annotations.DeploymentReplicas]).toBe('');
-    expect(annotationsOf(h.rcClient.updates[0])[Annotations.DeployerPodCompletedAt]).toBeUndefined();
+    expect(annotationsOf(h.rcUpdates()[0])[Annotations.DeploymentReplicas]).toBe('');
+    expect(annotationsOf(h.rcUpdates()[0])[Annotations.DeployerPodCompletedAt]).toBeUndefined();
   });
 
   it('fails the rollout when the deployer pod failed, keeping desired-replicas', async () => {
@@ -248,7 +265,7 @@ describe('syncDeployment: Pending and Running', () => {
     pod.status!.containerStatuses = [{ name: 'deployment', image: 'x', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 1, finishedAt: new Date('2024-01-02T03:06:00Z') } } }];
     const h = harness(rc, [pod]);
     await h.sync();
-    expect(annotationsOf(h.rcClient.updates[0])).toEqual({
+    expect(annotationsOf(h.rcUpdates()[0])).toEqual({
       ...annotationsOf(rc),
       [Annotations.Phase]: 'Failed',
       [Annotations.DeployerPodCompletedAt]: '2024-01-02 03:06:00 +0000 UTC',
@@ -259,11 +276,11 @@ describe('syncDeployment: Pending and Running', () => {
     const rc = rcInPhase('Pending');
     const h = harness(rc);
     await expect(h.sync(false)).rejects.toBeInstanceOf(RetriableError);
-    expect(h.rcClient.actions).toEqual([]);
+    expect(h.rcWrites()).toEqual([]);
     expect(h.recorder.events).toEqual([]);
 
     await h.sync(true);
-    const annotations = annotationsOf(h.rcClient.updates[0]);
+    const annotations = annotationsOf(h.rcUpdates()[0]);
     expect(annotations[Annotations.Phase]).toBe('Failed');
     expect(annotations[Annotations.StatusReason]).toBe('deployer pod no longer exists');
     expect(h.recorder.events).toEqual([{ object: dcEvent, type: 'Warning', reason: 'Failed', message: 'Deployer pod "config-1-deploy" has gone missing' }]);
@@ -272,7 +289,7 @@ describe('syncDeployment: Pending and Running', () => {
   it('fails a Running rollout at once when its deployer pod disappeared', async () => {
     const h = harness(rcInPhase('Running'));
     await h.sync(false);
-    expect(annotationsOf(h.rcClient.updates[0])[Annotations.Phase]).toBe('Failed');
+    expect(annotationsOf(h.rcUpdates()[0])[Annotations.Phase]).toBe('Failed');
     expect(h.reasons()).toEqual(['Warning Failed: Deployer pod "config-1-deploy" has gone missing']);
   });
 
@@ -281,15 +298,15 @@ describe('syncDeployment: Pending and Running', () => {
     const h = harness(rc, [{ ...deployerPod(rc, 'Running'), metadata: { ...deployerPod(rc, 'Running').metadata, ownerReferences: [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'config-1', uid: 'rc-uid' }] } }]);
     await h.sync();
     await h.sync(true);
-    expect(h.rcClient.actions).toEqual([]);
-    expect(h.podClient.actions).toEqual([]);
+    expect(h.rcWrites()).toEqual([]);
+    expect(h.podWrites()).toEqual([]);
   });
 
   it('does not move backwards (Running with a Pending pod)', async () => {
     const rc = rcInPhase('Running');
     const h = harness(rc, [deployerPod(rc, 'Pending')]);
     await h.sync();
-    expect(h.rcClient.actions).toEqual([]);
+    expect(h.rcWrites()).toEqual([]);
   });
 
   it('gives deployer and hook pods without owners an owner reference to the RC', async () => {
@@ -300,7 +317,7 @@ describe('syncDeployment: Pending and Running', () => {
     const other = deployerPod(makeDeployment(okDeploymentConfig(2), rcCreated), 'Running');
     const h = harness(rc, [owned, hook, other]);
     await h.sync();
-    expect(h.podClient.actions).toEqual([{
+    expect(h.podWrites()).toEqual([{
       verb: 'patch', resource: 'pods', namespace: 'default', name: 'config-1-hook-pre', patchType: 'strategic',
       body: { metadata: { ownerReferences: [{ apiVersion: 'v1', kind: 'ReplicationController', name: 'config-1', uid: 'rc-uid' }] } },
     }]);
@@ -309,9 +326,9 @@ describe('syncDeployment: Pending and Running', () => {
   it('returns owner-reference patch errors after trying every pod', async () => {
     const rc = rcInPhase('Running');
     const h = harness(rc, [deployerPod(rc, 'Running'), deployerPod(rc, undefined, { name: 'config-1-hook-pre' })]);
-    h.podClient.failPatch = (name) => (name === 'config-1-deploy' ? new ApiError('boom', 500) : undefined);
+    h.f.api.failOn({ verb: 'patch', resource: 'pods', name: 'config-1-deploy' }, new ApiError('boom', 500));
     await expect(h.sync()).rejects.toBeInstanceOf(ApiError);
-    expect(h.podClient.actions.map((a) => a.name)).toEqual(['config-1-deploy', 'config-1-hook-pre']);
+    expect(h.podWrites().map((a) => a.name)).toEqual(['config-1-deploy', 'config-1-hook-pre']);
   });
 });
 
@@ -320,8 +337,8 @@ describe('syncDeployment: cancellation', () => {
     const rc = cancel(rcInPhase('New'));
     const h = harness(rc, [deployerPod(rc, 'Running'), deployerPod(rc, 'Running', { name: 'config-1-hook-pre' })]);
     await h.sync();
-    expect(h.podClient.actions.map((a) => `${a.verb} ${a.name}`)).toEqual(['delete config-1-deploy', 'delete config-1-hook-pre']);
-    expect(annotationsOf(h.rcClient.updates[0])).toEqual({ ...annotationsOf(rc), [Annotations.Phase]: 'Pending' });
+    expect(h.podWrites().map((a) => `${a.verb} ${a.name}`)).toEqual(['delete config-1-deploy', 'delete config-1-hook-pre']);
+    expect(annotationsOf(h.rcUpdates()[0])).toEqual({ ...annotationsOf(rc), [Annotations.Phase]: 'Pending' });
     expect(h.recorder.events).toEqual([]);
   });
 
@@ -329,12 +346,12 @@ describe('syncDeployment: cancellation', () => {
     const rc = cancel(rcInPhase('New'));
     const h = harness(rc);
     await h.sync();
-    expect(h.podClient.actions).toEqual([]);
-    expect(annotationsOf(h.rcClient.updates[0])[Annotations.Phase]).toBe('Pending');
+    expect(h.podWrites()).toEqual([]);
+    expect(annotationsOf(h.rcUpdates()[0])[Annotations.Phase]).toBe('Pending');
 
-    const h2 = harness(h.rcClient.updates[0]!);
+    const h2 = harness(h.rcUpdates()[0]!);
     await h2.sync(false);
-    const annotations = annotationsOf(h2.rcClient.updates[0]);
+    const annotations = annotationsOf(h2.rcUpdates()[0]);
     expect(annotations[Annotations.Phase]).toBe('Failed');
     expect(annotations[Annotations.StatusReason]).toBe('cancelled by the user');
     expect(h2.recorder.events).toEqual([{ object: dcEvent, type: 'Normal', reason: 'RolloutCancelled', message: 'Rollout for "default/config-1" cancelled' }]);
@@ -344,16 +361,16 @@ describe('syncDeployment: cancellation', () => {
     const rc = cancel(rcInPhase('Running'));
     const h = harness(rc, [deployerPod(rc, 'Running'), deployerPod(rc, 'Running', { name: 'config-1-hook-mid' })]);
     await h.sync();
-    expect(h.podClient.actions.map((a) => `${a.verb} ${a.name}`)).toEqual(['delete config-1-deploy', 'delete config-1-hook-mid']);
-    expect(h.rcClient.actions).toEqual([]);
+    expect(h.podWrites().map((a) => `${a.verb} ${a.name}`)).toEqual(['delete config-1-deploy', 'delete config-1-hook-mid']);
+    expect(h.rcWrites()).toEqual([]);
   });
 
   it('Pending: a deployer pod that has started still moves the phase to Running while it is deleted', async () => {
     const rc = cancel(rcInPhase('Pending'));
     const h = harness(rc, [deployerPod(rc, 'Running')]);
     await h.sync();
-    expect(h.podClient.actions.map((a) => a.verb)).toEqual(['delete']);
-    expect(annotationsOf(h.rcClient.updates[0])[Annotations.Phase]).toBe('Running');
+    expect(h.podWrites().map((a) => a.verb)).toEqual(['delete']);
+    expect(annotationsOf(h.rcUpdates()[0])[Annotations.Phase]).toBe('Running');
     expect(h.recorder.events).toEqual([]);
   });
 
@@ -361,7 +378,7 @@ describe('syncDeployment: cancellation', () => {
     const rc = cancel(rcInPhase('Running'), 'newer deployment was found running');
     const h = harness(rc);
     await h.sync();
-    expect(annotationsOf(h.rcClient.updates[0])).toEqual({ ...annotationsOf(rc), [Annotations.Phase]: 'Failed' });
+    expect(annotationsOf(h.rcUpdates()[0])).toEqual({ ...annotationsOf(rc), [Annotations.Phase]: 'Failed' });
     expect(h.reasons()).toEqual(['Normal RolloutCancelled: Rollout for "default/config-1" cancelled']);
   });
 
@@ -369,26 +386,26 @@ describe('syncDeployment: cancellation', () => {
     const rc = cancel(rcInPhase('Failed'));
     const h = harness(rc, [deployerPod(rc, 'Running', { name: 'config-1-hook-post' })]);
     await h.sync();
-    expect(h.podClient.actions.map((a) => `${a.verb} ${a.name}`)).toEqual(['delete config-1-hook-post']);
-    expect(h.rcClient.actions).toEqual([]);
+    expect(h.podWrites().map((a) => `${a.verb} ${a.name}`)).toEqual(['delete config-1-hook-post']);
+    expect(h.rcWrites()).toEqual([]);
   });
 
   it('Failed without cancellation: adds owner references instead of deleting', async () => {
     const rc = rcInPhase('Failed');
     const h = harness(rc, [deployerPod(rc, 'Failed', { name: 'config-1-hook-post' })]);
     await h.sync();
-    expect(h.podClient.actions.map((a) => `${a.verb} ${a.name}`)).toEqual(['patch config-1-hook-post']);
+    expect(h.podWrites().map((a) => `${a.verb} ${a.name}`)).toEqual(['patch config-1-hook-post']);
   });
 
   it('Running, pod Succeeded first: completes, drops the cancel annotations and warns', async () => {
     const rc = cancel(rcInPhase('Running'));
     const h = harness(rc, [deployerPod(rc, 'Succeeded')]);
     await h.sync();
-    const annotations = annotationsOf(h.rcClient.updates[0]);
+    const annotations = annotationsOf(h.rcUpdates()[0]);
     expect(annotations[Annotations.Phase]).toBe('Complete');
     expect(annotations[Annotations.Cancelled]).toBeUndefined();
     expect(annotations[Annotations.StatusReason]).toBeUndefined();
-    expect(h.podClient.actions.filter((a) => a.verb === 'delete')).toEqual([]);
+    expect(h.podWrites().filter((a) => a.verb === 'delete')).toEqual([]);
     expect(h.reasons()).toEqual(['Warning FailedCancellation: Succeeded before cancel recorded']);
   });
 
@@ -396,8 +413,8 @@ describe('syncDeployment: cancellation', () => {
     const rc = cancel(rcInPhase('Complete'));
     const h = harness(rc, [deployerPod(rc, 'Succeeded')]);
     await h.sync();
-    expect(h.rcClient.actions).toEqual([]);
-    expect(h.podClient.actions).toEqual([]);
+    expect(h.rcWrites()).toEqual([]);
+    expect(h.podWrites()).toEqual([]);
     expect(h.reasons()).toEqual(['Warning FailedCancellation: Succeeded before cancel recorded']);
   });
 
@@ -406,8 +423,8 @@ describe('syncDeployment: cancellation', () => {
     rc.metadata!.annotations![Annotations.Cancelled] = 'TRUE';
     const h = harness(rc);
     await h.sync();
-    expect(h.podClient.actions).toEqual([]);
-    expect(annotationsOf(h.rcClient.updates[0])[Annotations.Phase]).toBe('Pending');
+    expect(h.podWrites()).toEqual([]);
+    expect(annotationsOf(h.rcUpdates()[0])[Annotations.Phase]).toBe('Pending');
   });
 
   it('keeps deleting after a failure, ignores NotFound, and returns an ActionableError', async () => {
@@ -417,18 +434,15 @@ describe('syncDeployment: cancellation', () => {
       deployerPod(rc, 'Running', { name: 'config-1-hook-pre' }),
       deployerPod(rc, 'Running', { name: 'config-1-hook-post' }),
     ]);
-    h.podClient.failDelete = (name) => {
-      if (name === 'config-1-deploy') return new ApiError('gone', 404, 'NotFound');
-      if (name === 'config-1-hook-pre') return new ApiError('forbidden', 403, 'Forbidden');
-      return undefined;
-    };
+    h.f.api.failOn({ verb: 'delete', resource: 'pods', name: 'config-1-deploy' }, new ApiError('gone', 404, 'NotFound'));
+    h.f.api.failOn({ verb: 'delete', resource: 'pods', name: 'config-1-hook-pre' }, new ApiError('forbidden', 403, 'Forbidden'));
     const err = await h.sync().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ActionableError);
     expect((err as Error).message).toBe('couldn\'t clean up all deployer pods for "default/config-1"');
-    expect(h.podClient.actions.map((a) => a.name)).toEqual(['config-1-deploy', 'config-1-hook-pre', 'config-1-hook-post']);
+    expect(h.podWrites().map((a) => a.name)).toEqual(['config-1-deploy', 'config-1-hook-pre', 'config-1-hook-post']);
 
     const h2 = harness(rc, [deployerPod(rc, 'Running')]);
-    h2.podClient.failDelete = () => new ApiError('gone', 404, 'NotFound');
+    h2.f.api.failOn({ verb: 'delete', resource: 'pods' }, new ApiError('gone', 404, 'NotFound'));
     await expect(h2.sync()).resolves.toBeUndefined();
   });
 });
@@ -443,14 +457,14 @@ describe('syncDeployment: test mode, Complete, robustness', () => {
     rc.spec!.replicas = 3;
     const h = harness(rc, [deployerPod(rc, podPhase)]);
     await h.sync();
-    expect(h.rcClient.updates[0]!.spec?.replicas).toBe(replicas);
+    expect(h.rcUpdates()[0]!.spec?.replicas).toBe(replicas);
   });
 
   it('Complete: does nothing, even without a deployer pod', async () => {
     const h = harness(rcInPhase('Complete'));
     await h.sync(true);
-    expect(h.rcClient.actions).toEqual([]);
-    expect(h.podClient.actions).toEqual([]);
+    expect(h.rcWrites()).toEqual([]);
+    expect(h.podWrites()).toEqual([]);
     expect(h.recorder.events).toEqual([]);
   });
 
@@ -458,37 +472,38 @@ describe('syncDeployment: test mode, Complete, robustness', () => {
     const rc = rcInPhase(phase);
     const h = harness(rc, [deployerPod(rc, 'Succeeded')]);
     await h.sync(true);
-    expect(h.rcClient.actions).toEqual([]);
-    expect(h.podClient.actions).toEqual([]);
+    expect(h.rcWrites()).toEqual([]);
+    expect(h.podWrites()).toEqual([]);
   });
 
   it('leaves an RC without a phase annotation alone', async () => {
     const rc = makeDeployment(okDeploymentConfig(1), rcCreated, (r) => { delete r.metadata!.annotations![Annotations.Phase]; });
     const h = harness(rc);
     await h.sync(true);
-    expect(h.rcClient.actions).toEqual([]);
-    expect(h.podClient.actions).toEqual([]);
+    expect(h.rcWrites()).toEqual([]);
+    expect(h.podWrites()).toEqual([]);
   });
 
   it('sends events to the RC itself when its config cannot be decoded', async () => {
     const rc = rcInPhase('Running');
     delete rc.metadata!.annotations![Annotations.EncodedConfig];
     const h = harness(rc);
+    const { resourceVersion } = h.f.rcs.get('default', 'config-1')!.metadata!;
     await h.sync();
     expect(h.recorder.events[0]?.object).toEqual({
-      apiVersion: 'v1', kind: 'ReplicationController', name: 'config-1', namespace: 'default', uid: 'rc-uid', resourceVersion: '100',
+      apiVersion: 'v1', kind: 'ReplicationController', name: 'config-1', namespace: 'default', uid: 'rc-uid', resourceVersion,
     });
-    expect(annotationsOf(h.rcClient.updates[0])[Annotations.Phase]).toBe('Failed');
+    expect(annotationsOf(h.rcUpdates()[0])[Annotations.Phase]).toBe('Failed');
   });
 
   it('turns an RC update conflict into a RetriableError and other failures into errors naming the phase', async () => {
     const rc = rcInPhase('Pending');
     const h = harness(rc, [deployerPod(rc, 'Running')]);
-    h.rcClient.failUpdate = new ApiError('the object has been modified', 409, 'Conflict');
+    h.failRcWrites(new ApiError('the object has been modified', 409, 'Conflict'));
     const conflict = await h.sync().catch((e: unknown) => e);
     expect(conflict).toBeInstanceOf(RetriableError);
 
-    h.rcClient.failUpdate = new ApiError('etcd down', 500, 'InternalError');
+    h.failRcWrites(new ApiError('etcd down', 500, 'InternalError'));
     const other = await h.sync().catch((e: unknown) => e);
     expect(other).not.toBeInstanceOf(RetriableError);
     expect((other as Error).message).toBe('couldn\'t update rollout status for "default/config-1" to Running: etcd down');
@@ -499,9 +514,9 @@ describe('syncDeployment: test mode, Complete, robustness', () => {
     const before = structuredClone(rc);
     const h = harness(rc, [deployerPod(rc, 'Succeeded')]);
     await syncDeployment(h.deps, 'default/missing', false);
-    expect(h.rcClient.actions).toEqual([]);
+    expect(h.rcWrites()).toEqual([]);
     await h.sync();
-    expect(h.rcClient.updates).toHaveLength(1);
+    expect(h.rcUpdates()).toHaveLength(1);
     expect(rc).toEqual(before);
   });
 });
@@ -523,16 +538,16 @@ describe('syncDeployment: unknown phase (issue 14 item 4b)', () => {
   it('leaves an RC with an unknown phase alone', async () => {
     const h = harness(rcInPhase('Exploded'));
     await h.sync();
-    expect(h.rcClient.actions).toEqual([]);
-    expect(h.podClient.actions).toEqual([]);
+    expect(h.rcWrites()).toEqual([]);
+    expect(h.podWrites()).toEqual([]);
   });
 
   it('fails it once it is cancelled (rollout cancel recovers the DC)', async () => {
     const rc = cancel(rcInPhase('Exploded'));
     const h = harness(rc, [deployerPod(rc, 'Running')]);
     await h.sync();
-    expect(h.podClient.actions.map((a) => `${a.verb} ${a.name}`)).toEqual(['delete config-1-deploy']);
-    expect(annotationsOf(h.rcClient.updates[0])[Annotations.Phase]).toBe('Failed');
+    expect(h.podWrites().map((a) => `${a.verb} ${a.name}`)).toEqual(['delete config-1-deploy']);
+    expect(annotationsOf(h.rcUpdates()[0])[Annotations.Phase]).toBe('Failed');
     expect(h.recorder.events.map((e) => e.reason)).toEqual(['RolloutCancelled']);
   });
 });
@@ -545,7 +560,7 @@ describe('syncDeployment: deployer access (issue 14 item 2)', () => {
     await h.sync();
     expect(asked).toEqual(['default']);
     expect(h.reasons()).toEqual(['Normal DeployerAccessCreated: Created missing service account "deployer" and role binding "system:deployers" for deployer pods in namespace "default"']);
-    expect(h.podClient.actions.map((a) => a.verb)).toEqual(['create']);
+    expect(h.podWrites().map((a) => a.verb)).toEqual(['create']);
   });
 
   it('missing access it may not create: no pod, a FailedCreate event naming what is missing, retried (ActionableError)', async () => {
@@ -555,7 +570,7 @@ describe('syncDeployment: deployer access (issue 14 item 2)', () => {
     const err = await h.sync().catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ActionableError);
     expect(h.reasons()).toEqual([`Warning FailedCreate: Error creating deployer pod: ${message}`]);
-    expect(h.podClient.actions).toEqual([]);
+    expect(h.podWrites()).toEqual([]);
     onDeployerDropped(h.deps, 'default/config-1', err);
     expect(h.reasons()[1]).toBe(`Warning FailedRetry: Stop retrying: couldn't create deployer pod for "default/config-1": ${message}`);
   });
@@ -566,7 +581,7 @@ describe('syncDeployment: unknown phase with a succeeded deployer pod (issue 14 
     const rc = cancel(rcInPhase('Exploded'));
     const h = harness(rc, [deployerPod(rc, 'Succeeded')]);
     await h.sync();
-    expect(annotationsOf(h.rcClient.updates[0])[Annotations.Phase]).toBe('Failed');
-    expect(annotationsOf(h.rcClient.updates[0])[Annotations.Cancelled]).toBe('true');
+    expect(annotationsOf(h.rcUpdates()[0])[Annotations.Phase]).toBe('Failed');
+    expect(annotationsOf(h.rcUpdates()[0])[Annotations.Cancelled]).toBe('true');
   });
 });
