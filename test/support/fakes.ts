@@ -230,16 +230,17 @@ export class ObjectStore<T extends KubeObject> {
 
   /**
    * Seeds or overwrites an object WITHOUT recording an action (test setup, or simulating another
-   * writer). Missing uid/generation/creationTimestamp are filled in; the resourceVersion is
-   * always the store's next one.
+   * writer). Missing uid/generation/creationTimestamp are filled in; the resourceVersion is the
+   * store's next one, unless `keepResourceVersion` restores the object at the version it names
+   * (for tests that assert the version a client sends; the fake's own versions start above 100).
    */
-  put(obj: T): T {
+  put(obj: T, o: { keepResourceVersion?: boolean } = {}): T {
     const copy = structuredClone(obj);
     copy.metadata ??= {};
     copy.metadata.uid ??= this.api.nextUid();
     copy.metadata.generation ??= 1;
     copy.metadata.creationTimestamp ??= this.api.clock.now();
-    copy.metadata.resourceVersion = this.api.nextResourceVersion();
+    if (!o.keepResourceVersion || copy.metadata.resourceVersion === undefined) copy.metadata.resourceVersion = this.api.nextResourceVersion();
     this.store(copy);
     return structuredClone(copy);
   }
@@ -534,6 +535,8 @@ export class FakeResourceClient<T extends KubeObject> {
     if (patched.metadata?.uid !== stored.metadata?.uid) {
       throw conflict(this.resource, name, `Precondition failed: UID in precondition: ${patched.metadata?.uid ?? ''}, UID in object meta: ${stored.metadata?.uid ?? ''}`);
     }
+    // A resourceVersion in the patch is optimistic concurrency, as in an update.
+    if (patched.metadata?.resourceVersion !== stored.metadata?.resourceVersion) throw conflict(this.resource, name);
     const next = this.merge(stored, patched, subresource === 'status');
     this.objects.store(next);
     this.api.commit(action, stored, next);

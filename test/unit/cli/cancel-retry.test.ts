@@ -4,19 +4,19 @@ import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
 import { rolloutCancel } from '../../../src/cli/rollout/cancel.js';
 import { rolloutRetry } from '../../../src/cli/rollout/retry.js';
 import { formatError } from '../../../src/cli/errors.js';
-import { NOW, makeDc, makeRc, testContext } from './fakes.js';
+import { NOW, NS, makeDc, makeRc, testContext } from './fixtures.js';
 
 describe('rollout cancel', () => {
   it('marks every in-progress RC cancelled by the user and prints "cancelling"', async () => {
     const t = testContext();
     const dc = makeDc('web', { latestVersion: 3 });
-    t.dcs.add(dc);
-    t.rcs.add(makeRc(dc, 1, 'Complete'));
-    t.rcs.add(makeRc(dc, 2, 'Failed'));
-    t.rcs.add(makeRc(dc, 3, 'Running'));
+    t.addDc(dc);
+    t.f.rcs.put(makeRc(dc, 1, 'Complete'));
+    t.f.rcs.put(makeRc(dc, 2, 'Failed'));
+    t.f.rcs.put(makeRc(dc, 3, 'Running'));
     expect(await rolloutCancel(t.ctx, { name: 'web' })).toBe(0);
-    expect(t.rcs.actions).toEqual([{
-      verb: 'patch', resource: 'replicationcontrollers', name: 'web-3', patchType: 'merge',
+    expect(t.writes('replicationcontrollers')).toEqual([{
+      verb: 'patch', resource: 'replicationcontrollers', namespace: NS, name: 'web-3', patchType: 'merge',
       body: { metadata: { annotations: { 'openshift.io/deployment.cancelled': 'true', 'openshift.io/deployment.status-reason': 'cancelled by the user' } } },
     }]);
     expect(t.out.text).toBe('deploymentconfig.apps.openshift.io/web cancelling\n');
@@ -25,11 +25,11 @@ describe('rollout cancel', () => {
   it('says "already cancelled" and summarises the latest rollout when nothing new was cancelled', async () => {
     const t = testContext();
     const dc = makeDc('web', { latestVersion: 2 });
-    t.dcs.add(dc);
-    t.rcs.add(makeRc(dc, 1, 'Complete'));
-    t.rcs.add(makeRc(dc, 2, 'Pending', { cancelled: true, created: new Date(NOW.getTime() - 3 * 60_000) }));
+    t.addDc(dc);
+    t.f.rcs.put(makeRc(dc, 1, 'Complete'));
+    t.f.rcs.put(makeRc(dc, 2, 'Pending', { cancelled: true, created: new Date(NOW.getTime() - 3 * 60_000) }));
     expect(await rolloutCancel(t.ctx, { name: 'web' })).toBe(0);
-    expect(t.rcs.actions).toEqual([]);
+    expect(t.writes('replicationcontrollers')).toEqual([]);
     expect(t.out.text).toBe('deploymentconfig.apps.openshift.io/web already cancelled\n'
       + 'No rollout is in progress (latest rollout #2 pending (cancelling) 3 minutes ago)\n');
   });
@@ -37,26 +37,26 @@ describe('rollout cancel', () => {
   it('reports no rollout in progress when everything is terminal', async () => {
     const t = testContext();
     const dc = makeDc('web', { latestVersion: 1 });
-    t.dcs.add(dc);
-    t.rcs.add(makeRc(dc, 1, 'Complete', { created: new Date(NOW.getTime() - 2 * 3600_000) }));
+    t.addDc(dc);
+    t.f.rcs.put(makeRc(dc, 1, 'Complete', { created: new Date(NOW.getTime() - 2 * 3600_000) }));
     expect(await rolloutCancel(t.ctx, { name: 'web' })).toBe(0);
     expect(t.out.text).toBe('No rollout is in progress (latest rollout #1 complete 2 hours ago)\n');
   });
 
   it('fails when the DC has no RCs', async () => {
     const t = testContext();
-    t.dcs.add(makeDc('web'));
+    t.addDc(makeDc('web'));
     await expect(rolloutCancel(t.ctx, { name: 'web' })).rejects.toThrow('there have been no replication controllers for ns1/web');
   });
 
   it('reports a paused DC as an error but still cancels (oc quirk)', async () => {
     const t = testContext();
     const dc = makeDc('web', { latestVersion: 1, paused: true });
-    t.dcs.add(dc);
-    t.rcs.add(makeRc(dc, 1, 'Running'));
+    t.addDc(dc);
+    t.f.rcs.put(makeRc(dc, 1, 'Running'));
     const err = await rolloutCancel(t.ctx, { name: 'web' }).catch((e: unknown) => e);
     expect(formatError(err)).toBe('error: unable to cancel paused deployment ns1/web');
-    expect(t.rcs.store.get('web-1')?.metadata?.annotations?.[Annotations.Cancelled]).toBe('true');
+    expect(t.f.rcs.get(NS, 'web-1')?.metadata?.annotations?.[Annotations.Cancelled]).toBe('true');
     expect(t.out.text).toBe('deploymentconfig.apps.openshift.io/web cancelling\n');
   });
 
@@ -71,28 +71,28 @@ describe('rollout retry', () => {
   function failed(reason = 'cancelled by the user'): ReturnType<typeof testContext> {
     const t = testContext();
     const dc = makeDc('web', { latestVersion: 2 });
-    t.dcs.add(dc);
-    t.rcs.add(makeRc(dc, 1, 'Complete'));
-    t.rcs.add(makeRc(dc, 2, 'Failed', { reason, cancelled: true }));
-    t.pods.add({ metadata: { name: 'web-2-deploy', labels: { [Labels.DeployerPodFor]: 'web-2' } } });
-    t.pods.add({ metadata: { name: 'web-2-hook-pre', labels: { [Labels.DeployerPodFor]: 'web-2', [Labels.DeployerPodType]: 'hook-pre' } } });
-    t.pods.add({ metadata: { name: 'web-1-deploy', labels: { [Labels.DeployerPodFor]: 'web-1' } } });
-    t.pods.add({ metadata: { name: 'web-2-abcde', labels: { deployment: 'web-2' } } });
+    t.addDc(dc);
+    t.f.rcs.put(makeRc(dc, 1, 'Complete'));
+    t.f.rcs.put(makeRc(dc, 2, 'Failed', { reason, cancelled: true }));
+    t.f.pods.put({ metadata: { name: 'web-2-deploy', namespace: NS, labels: { [Labels.DeployerPodFor]: 'web-2' } } });
+    t.f.pods.put({ metadata: { name: 'web-2-hook-pre', namespace: NS, labels: { [Labels.DeployerPodFor]: 'web-2', [Labels.DeployerPodType]: 'hook-pre' } } });
+    t.f.pods.put({ metadata: { name: 'web-1-deploy', namespace: NS, labels: { [Labels.DeployerPodFor]: 'web-1' } } });
+    t.f.pods.put({ metadata: { name: 'web-2-abcde', namespace: NS, labels: { deployment: 'web-2' } } });
     return t;
   }
 
   it('deletes the deployer and hook pods with grace 0, resets the RC to New and prints oc\'s message', async () => {
     const t = failed();
     expect(await rolloutRetry(t.ctx, { name: 'web' })).toBe(0);
-    expect(t.pods.actions).toEqual([
-      { verb: 'delete', resource: 'pods', name: 'web-2-deploy', gracePeriodSeconds: 0 },
-      { verb: 'delete', resource: 'pods', name: 'web-2-hook-pre', gracePeriodSeconds: 0 },
+    expect(t.writes('pods')).toEqual([
+      { verb: 'delete', resource: 'pods', namespace: NS, name: 'web-2-deploy', body: { gracePeriodSeconds: 0 } },
+      { verb: 'delete', resource: 'pods', namespace: NS, name: 'web-2-hook-pre', body: { gracePeriodSeconds: 0 } },
     ]);
-    expect(t.rcs.actions).toEqual([{
-      verb: 'patch', resource: 'replicationcontrollers', name: 'web-2', patchType: 'merge',
+    expect(t.writes('replicationcontrollers')).toEqual([{
+      verb: 'patch', resource: 'replicationcontrollers', namespace: NS, name: 'web-2', patchType: 'merge',
       body: { metadata: { annotations: { 'openshift.io/deployment.phase': 'New', 'openshift.io/deployment.status-reason': null, 'openshift.io/deployment.cancelled': null } } },
     }]);
-    const annotations = t.rcs.store.get('web-2')?.metadata?.annotations ?? {};
+    const annotations = t.f.rcs.get(NS, 'web-2')?.metadata?.annotations ?? {};
     expect(annotations[Annotations.Phase]).toBe('New');
     expect(annotations[Annotations.Cancelled]).toBeUndefined();
     expect(annotations[Annotations.StatusReason]).toBeUndefined();
@@ -105,17 +105,17 @@ describe('rollout retry', () => {
   ])('refuses a %s latest rollout', async (phase, message) => {
     const t = testContext();
     const dc = makeDc('web', { latestVersion: 2 });
-    t.dcs.add(dc);
-    t.rcs.add(makeRc(dc, 2, phase));
+    t.addDc(dc);
+    t.f.rcs.put(makeRc(dc, 2, phase));
     await expect(rolloutRetry(t.ctx, { name: 'web' })).rejects.toThrow(message);
-    expect(t.rcs.actions).toEqual([]);
+    expect(t.writes('replicationcontrollers')).toEqual([]);
   });
 
   it('refuses paused DCs, DCs never rolled out, and a missing latest RC', async () => {
     const t = testContext();
-    t.dcs.add(makeDc('paused', { latestVersion: 1, paused: true }));
-    t.dcs.add(makeDc('fresh', { latestVersion: 0 }));
-    t.dcs.add(makeDc('gone', { latestVersion: 4 }));
+    t.addDc(makeDc('paused', { latestVersion: 1, paused: true }));
+    t.addDc(makeDc('fresh', { latestVersion: 0 }));
+    t.addDc(makeDc('gone', { latestVersion: 4 }));
     await expect(rolloutRetry(t.ctx, { name: 'paused' })).rejects.toThrow('unable to retry paused deployment config "paused"');
     await expect(rolloutRetry(t.ctx, { name: 'fresh' })).rejects.toThrow('no rollouts found for "fresh"');
     await expect(rolloutRetry(t.ctx, { name: 'gone' })).rejects.toThrow("unable to find the latest rollout (#4).\nYou can start a new rollout with 'dcctl rollout latest dc/gone'.");
@@ -124,9 +124,9 @@ describe('rollout retry', () => {
   it('retries only the latest RC even if older ones failed', async () => {
     const t = testContext();
     const dc = makeDc('web', { latestVersion: 2 }) as DeploymentConfig;
-    t.dcs.add(dc);
-    t.rcs.add(makeRc(dc, 1, 'Failed'));
-    t.rcs.add(makeRc(dc, 2, 'Complete'));
+    t.addDc(dc);
+    t.f.rcs.put(makeRc(dc, 1, 'Failed'));
+    t.f.rcs.put(makeRc(dc, 2, 'Complete'));
     await expect(rolloutRetry(t.ctx, { name: 'web' })).rejects.toThrow('rollout #2 is complete');
   });
 });
@@ -135,21 +135,21 @@ describe('an RC with an unknown phase (issue 14 item 4b): cancel and retry recov
   it('cancel marks it cancelled (oc only cancels New/Pending/Running)', async () => {
     const t = testContext();
     const dc = makeDc('web', { latestVersion: 2 });
-    t.dcs.add(dc);
-    t.rcs.add(makeRc(dc, 1, 'Complete'));
-    t.rcs.add(makeRc(dc, 2, 'Exploded'));
+    t.addDc(dc);
+    t.f.rcs.put(makeRc(dc, 1, 'Complete'));
+    t.f.rcs.put(makeRc(dc, 2, 'Exploded'));
     expect(await rolloutCancel(t.ctx, { name: 'web' })).toBe(0);
-    expect(t.rcs.actions.map((a) => `${a.verb} ${a.name}`)).toEqual(['patch web-2']);
+    expect(t.writes('replicationcontrollers').map((a) => `${a.verb} ${a.name}`)).toEqual(['patch web-2']);
     expect(t.out.text).toBe('deploymentconfig.apps.openshift.io/web cancelling\n');
   });
 
   it('retry resets it to New', async () => {
     const t = testContext();
     const dc = makeDc('web', { latestVersion: 2 });
-    t.dcs.add(dc);
-    t.rcs.add(makeRc(dc, 2, 'Exploded'));
+    t.addDc(dc);
+    t.f.rcs.put(makeRc(dc, 2, 'Exploded'));
     expect(await rolloutRetry(t.ctx, { name: 'web' })).toBe(0);
-    expect(t.rcs.store.get('web-2')?.metadata?.annotations?.[Annotations.Phase]).toBe('New');
+    expect(t.f.rcs.get(NS, 'web-2')?.metadata?.annotations?.[Annotations.Phase]).toBe('New');
     expect(t.out.text).toBe('deploymentconfig.apps.openshift.io/web retried rollout #2\n');
   });
 });

@@ -2,7 +2,7 @@ import { describe, it, expect } from '@jest/globals';
 import { execFileSync } from 'node:child_process';
 import { cobraCompletions, completionScript, executableName } from '../../../src/cli/completion.js';
 import { main } from '../../../src/cli/index.js';
-import { Sink } from './fakes.js';
+import { Output } from '../../support/output.js';
 
 const bashSyntaxOk = (script: string): boolean => {
   execFileSync('bash', ['-n'], { input: script });
@@ -28,8 +28,8 @@ describe('completion scripts', () => {
   });
 
   it('`kubectl dc completion` prints the plugin script through main', async () => {
-    const out = new Sink();
-    expect(await main(['completion'], 'kubectl dc', { out, err: new Sink() })).toBe(0);
+    const out = new Output();
+    expect(await main(['completion'], 'kubectl dc', { out, err: new Output() })).toBe(0);
     expect(out.text).toBe(completionScript('kubectl dc'));
   });
 

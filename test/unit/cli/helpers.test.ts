@@ -5,7 +5,7 @@ import { humanDuration } from '../../../src/cli/humanize.js';
 import { toYaml } from '../../../src/cli/output.js';
 import { applyMergePatch, createMergePatch } from '../../../src/cli/merge-patch.js';
 import { generateRollback, undoDefaults } from '../../../src/cli/rollback.js';
-import { makeDc } from './fakes.js';
+import { makeDc } from './fixtures.js';
 
 describe('parseDcName', () => {
   it.each([

@@ -6,7 +6,8 @@ import { ApiError } from '../../../src/controller/errors.js';
 import { main } from '../../../src/cli/index.js';
 import { orderRolloutPods, targetVersion } from '../../../src/cli/logs/logs.js';
 import type { LogsContext, PodLogOptions } from '../../../src/cli/logs/ports.js';
-import { NS, Sink, makeDc } from './fakes.js';
+import { Output } from '../../support/output.js';
+import { NS, makeDc } from './fixtures.js';
 
 const pod = (name: string, phase: string, rc = 'web-2'): V1Pod => ({
   metadata: { name, namespace: NS, labels: { 'openshift.io/deployer-pod-for.name': rc } },
@@ -17,8 +18,8 @@ const rc = (name: string, phase: string, extra: Record<string, string> = {}): V1
   ({ metadata: { name, namespace: NS, annotations: { [Annotations.Phase]: phase, ...extra } } });
 
 function logsHarness(opts: { dc?: DeploymentConfig; rcs?: V1ReplicationController[]; pods?: V1Pod[][]; logs?: Record<string, string>; events?: Record<string, CoreV1Event[]> }) {
-  const out = new Sink();
-  const err = new Sink();
+  const out = new Output();
+  const err = new Output();
   const reads: Array<{ pod: string; container: string; opts: PodLogOptions }> = [];
   let listCalls = 0;
   const selectors: string[] = [];

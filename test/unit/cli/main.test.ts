@@ -3,12 +3,13 @@ import { main, type CliDeps } from '../../../src/cli/index.js';
 import type { GlobalOptions } from '../../../src/cli/options.js';
 import type { DeployCommandOptions } from '../../../src/deployer/command.js';
 import type { ManagerOptions } from '../../../src/manager-options.js';
-import { Sink, makeDc, makeRc, testContext } from './fakes.js';
+import { Output } from '../../support/output.js';
+import { makeDc, makeRc, testContext } from './fixtures.js';
 
 function harness() {
   const t = testContext();
-  const out = new Sink();
-  const err = new Sink();
+  const out = new Output();
+  const err = new Output();
   const contexts: Array<{ global: GlobalOptions; commandName: string }> = [];
   const manager: ManagerOptions[] = [];
   const deploys: DeployCommandOptions[] = [];
@@ -28,7 +29,7 @@ describe('main', () => {
   it.each([['web'], ['dc/web'], ['deploymentconfig/web'], ['deploymentconfig.apps.openshift.io/web'], ['dc', 'web']])(
     'accepts %s and passes -n/--context/--kubeconfig to the context', async (...target) => {
       const h = harness();
-      h.t.dcs.add(makeDc('web'));
+      h.t.addDc(makeDc('web'));
       const code = await main(['rollout', 'pause', ...target, '-n', 'ns1', '--context', 'kind', '--kubeconfig', '/k'], 'dcctl', h.deps);
       expect(code).toBe(0);
       expect(h.out.text).toBe('deploymentconfig.apps.openshift.io/web paused\n');
@@ -44,7 +45,7 @@ describe('main', () => {
 
   it('prints refusals as "error: ..." and exits 1', async () => {
     const h = harness();
-    h.t.dcs.add(makeDc('web', { paused: true }));
+    h.t.addDc(makeDc('web', { paused: true }));
     expect(await main(['rollout', 'latest', 'dc/web', '-n', 'ns1'], 'dcctl', h.deps)).toBe(1);
     expect(h.err.text).toBe('error: cannot deploy a paused deployment config\n');
   });
@@ -59,17 +60,17 @@ describe('main', () => {
   it('parses history --revision and -o yaml', async () => {
     const h = harness();
     const dc = makeDc('web', { latestVersion: 1 });
-    h.t.dcs.add(dc);
-    h.t.rcs.add(makeRc(dc, 1, 'Complete', { reason: 'config change' }));
+    h.t.addDc(dc);
+    h.t.f.rcs.put(makeRc(dc, 1, 'Complete', { reason: 'config change' }));
     expect(await main(['rollout', 'history', 'web', '-n', 'ns1', '-o', 'yaml'], 'dcctl', h.deps)).toBe(0);
     expect(h.out.text).toBe('- revision: 1\n  status: Complete\n  cause: config change\n  replicationController: web-1\n');
   });
 
   it('passes --timeout and --again to latest', async () => {
     const h = harness();
-    h.t.dcs.add(makeDc('web'));
+    h.t.addDc(makeDc('web'));
     expect(await main(['rollout', 'latest', 'web', '-n', 'ns1', '--again', '--timeout', '0'], 'kubectl dc', h.deps)).toBe(0);
-    expect(h.t.dcs.actions[0]?.body).toEqual({ metadata: { annotations: { 'deploy.dcctl.io/instantiate': '{"id":"req-1","latest":false,"force":true}' }, resourceVersion: '7' } });
+    expect(h.t.writes('deploymentconfigs')[0]?.body).toEqual({ metadata: { annotations: { 'deploy.dcctl.io/instantiate': '{"id":"req-1","latest":false,"force":true}' }, resourceVersion: '7' } });
     expect(h.out.text).toBe('deploymentconfig.apps.openshift.io/web rollout requested\n');
   });
 

@@ -1,31 +1,31 @@
 import { describe, it, expect } from '@jest/globals';
 import { rolloutPause, rolloutResume } from '../../../src/cli/rollout/pause.js';
 import { rolloutHistory } from '../../../src/cli/rollout/history.js';
-import { makeDc, makeRc, testContext } from './fakes.js';
+import { NS, makeDc, makeRc, testContext } from './fixtures.js';
 
 describe('rollout pause / resume', () => {
   it('pauses with a merge patch of spec.paused', async () => {
     const t = testContext();
-    t.dcs.add(makeDc('web'));
+    t.addDc(makeDc('web'));
     expect(await rolloutPause(t.ctx, { name: 'web' })).toBe(0);
-    expect(t.dcs.actions).toEqual([{ verb: 'patch', resource: 'deploymentconfigs', name: 'web', patchType: 'merge', body: { spec: { paused: true } } }]);
+    expect(t.writes('deploymentconfigs')).toEqual([{ verb: 'patch', resource: 'deploymentconfigs', namespace: NS, name: 'web', patchType: 'merge', body: { spec: { paused: true } } }]);
     expect(t.out.text).toBe('deploymentconfig.apps.openshift.io/web paused\n');
   });
 
   it('refuses to pause twice and to resume an unpaused DC', async () => {
     const t = testContext();
-    t.dcs.add(makeDc('p', { paused: true }));
-    t.dcs.add(makeDc('r'));
+    t.addDc(makeDc('p', { paused: true }));
+    t.addDc(makeDc('r'));
     await expect(rolloutPause(t.ctx, { name: 'p' })).rejects.toThrow('deploymentconfigs.apps.openshift.io "p" is already paused');
     await expect(rolloutResume(t.ctx, { name: 'r' })).rejects.toThrow('deploymentconfigs.apps.openshift.io "r" is not paused');
-    expect(t.dcs.actions).toEqual([]);
+    expect(t.writes('deploymentconfigs')).toEqual([]);
   });
 
   it('resumes', async () => {
     const t = testContext();
-    t.dcs.add(makeDc('web', { paused: true }));
+    t.addDc(makeDc('web', { paused: true }));
     expect(await rolloutResume(t.ctx, { name: 'web' })).toBe(0);
-    expect(t.dcs.actions[0]?.body).toEqual({ spec: { paused: false } });
+    expect(t.writes('deploymentconfigs')[0]?.body).toEqual({ spec: { paused: false } });
     expect(t.out.text).toBe('deploymentconfig.apps.openshift.io/web resumed\n');
   });
 });
@@ -34,11 +34,11 @@ describe('rollout history', () => {
   function setup(): ReturnType<typeof testContext> {
     const t = testContext();
     const dc = makeDc('web', { latestVersion: 3 });
-    t.dcs.add(dc);
-    t.rcs.add(makeRc(dc, 3, 'Running', { reason: 'manual change' }));
-    t.rcs.add(makeRc(dc, 1, 'Complete', { reason: 'config change' }));
-    t.rcs.add(makeRc(dc, 2, 'Failed', { reason: 'cancelled by the user' }));
-    t.rcs.add({ ...makeRc(makeDc('other'), 1, 'Complete') });
+    t.addDc(dc);
+    t.f.rcs.put(makeRc(dc, 3, 'Running', { reason: 'manual change' }));
+    t.f.rcs.put(makeRc(dc, 1, 'Complete', { reason: 'config change' }));
+    t.f.rcs.put(makeRc(dc, 2, 'Failed', { reason: 'cancelled by the user' }));
+    t.f.rcs.put({ ...makeRc(makeDc('other'), 1, 'Complete') });
     return t;
   }
 
@@ -55,9 +55,9 @@ describe('rollout history', () => {
   it('shows <unknown> for a missing cause and a message when there is no history', async () => {
     const t = testContext();
     const dc = makeDc('web', { latestVersion: 1 });
-    t.dcs.add(dc);
-    t.dcs.add(makeDc('empty'));
-    t.rcs.add(makeRc(dc, 1, 'Complete'));
+    t.addDc(dc);
+    t.addDc(makeDc('empty'));
+    t.f.rcs.put(makeRc(dc, 1, 'Complete'));
     await rolloutHistory(t.ctx, { name: 'web', revision: 0 });
     expect(t.out.text).toContain('1\t\tComplete\t<unknown>\n');
     t.out.text = '';

@@ -7,7 +7,8 @@ import { applyMergePatch } from '../../../src/cli/merge-patch.js';
 import { parseEnv, splitEnvironmentFromResources, selectsContainer, updateEnv } from '../../../src/cli/set/env.js';
 import type { SetContext } from '../../../src/cli/set/ports.js';
 import { triggersAction } from '../../../src/cli/set/triggers.js';
-import { NS, Sink, makeDc } from './fakes.js';
+import { Output } from '../../support/output.js';
+import { NS, makeDc } from './fixtures.js';
 
 /** An in-memory SetContext: stores the DC, records each patch, applies merge patches. */
 function setHarness(dc: DeploymentConfig, opts: { conflicts?: number; sources?: Record<string, string[]>; stdin?: string } = {}) {
@@ -15,8 +16,8 @@ function setHarness(dc: DeploymentConfig, opts: { conflicts?: number; sources?: 
   let rv = Number(dc.metadata.resourceVersion ?? '1');
   let conflicts = opts.conflicts ?? 0;
   const patches: Array<{ patch: unknown; dryRun: boolean }> = [];
-  const out = new Sink();
-  const err = new Sink();
+  const out = new Output();
+  const err = new Output();
   const ctx: SetContext = {
     out, err, namespace: NS,
     getDc: async (name) => {

@@ -3,7 +3,7 @@ import { Annotations, Labels } from '../../../src/apis/constants.js';
 import type { DeploymentConfig, DeploymentCondition } from '../../../src/apis/deploymentconfig.js';
 import { rolloutStatusCommand } from '../../../src/cli/rollout/status.js';
 import { rolloutStatus } from '../../../src/cli/status-message.js';
-import { makeDc, makeRc, testContext } from './fakes.js';
+import { NS, makeDc, makeRc, testContext } from './fixtures.js';
 
 const progressing = (reason: string, message: string): DeploymentCondition => ({ type: 'Progressing', status: 'True', reason, message });
 
@@ -68,17 +68,16 @@ describe('rollout status', () => {
   it('follows a rollout to completion, printing each distinct message and hook pods', async () => {
     const t = testContext();
     const dc = withStatus(makeDc('web', { latestVersion: 2 }), { updatedReplicas: 0, replicas: 2, availableReplicas: 2 });
-    t.dcs.add(dc);
-    t.rcs.add(makeRc(dc, 2, 'Running'));
-    const set = (s: Partial<NonNullable<DeploymentConfig['status']>>) => { const d = t.dcs.store.get('web') as DeploymentConfig; d.status = { ...d.status, ...s }; };
+    t.addDc(dc);
+    t.f.rcs.put(makeRc(dc, 2, 'Running'));
+    const set = (s: Partial<NonNullable<DeploymentConfig['status']>>) => { t.f.dcs.mutate(NS, 'web', (d) => { d.status = { ...d.status, ...s }; }); };
     t.ticks.push(
       () => undefined,
-      () => t.pods.add({ metadata: { name: 'web-2-hook-pre', labels: { [Labels.DeployerPodFor]: 'web-2', [Labels.DeployerPodType]: 'hook-pre' } }, status: { phase: 'Running' } }),
+      () => t.f.pods.put({ metadata: { name: 'web-2-hook-pre', namespace: NS, labels: { [Labels.DeployerPodFor]: 'web-2', [Labels.DeployerPodType]: 'hook-pre' } }, status: { phase: 'Running' } }),
       () => { set({ updatedReplicas: 1, replicas: 3 }); },
       () => { set({ updatedReplicas: 1, replicas: 3 }); },
       () => {
-        const rc = t.rcs.store.get('web-2');
-        if (rc?.metadata?.annotations) rc.metadata.annotations[Annotations.Phase] = 'Complete';
+        t.f.rcs.mutate(NS, 'web-2', (rc) => { rc.metadata!.annotations![Annotations.Phase] = 'Complete'; });
         set({ updatedReplicas: 2, replicas: 2, availableReplicas: 2, conditions: [progressing('NewReplicationControllerAvailable', 'replication controller "web-2" successfully rolled out')] });
       },
       () => { throw new Error('must stop after success'); },
@@ -93,16 +92,16 @@ describe('rollout status', () => {
 
   it('exits non-zero when the rollout fails', async () => {
     const t = testContext();
-    t.dcs.add(withStatus(makeDc('web', { latestVersion: 2 }), { conditions: [{ type: 'Progressing', status: 'False', reason: 'RolloutCancelled', message: 'rollout of replication controller "web-2" was cancelled' }] }));
-    t.rcs.add(makeRc(makeDc(), 2, 'Failed', { cancelled: true }));
+    t.addDc(withStatus(makeDc('web', { latestVersion: 2 }), { conditions: [{ type: 'Progressing', status: 'False', reason: 'RolloutCancelled', message: 'rollout of replication controller "web-2" was cancelled' }] }));
+    t.f.rcs.put(makeRc(makeDc(), 2, 'Failed', { cancelled: true }));
     t.ticks.push(() => undefined);
     await expect(rolloutStatusCommand(t.ctx, { name: 'web', revision: 0, watch: true, timeoutMs: 0 })).rejects.toThrow('rollout of replication controller "web-2" was cancelled');
   });
 
   it('--watch=false prints once and exits 0 even if not done', async () => {
     const t = testContext();
-    t.dcs.add(makeDc('web', { latestVersion: 2 }));
-    t.rcs.add(makeRc(makeDc(), 2, 'Running'));
+    t.addDc(makeDc('web', { latestVersion: 2 }));
+    t.f.rcs.put(makeRc(makeDc(), 2, 'Running'));
     t.ticks.push(() => undefined, () => { throw new Error('must not poll again'); });
     expect(await rolloutStatusCommand(t.ctx, { name: 'web', revision: 0, watch: false, timeoutMs: 0 })).toBe(0);
     expect(t.out.text).toBe('Waiting for rollout to finish: 0 out of 2 new replicas have been updated...\n');
@@ -110,8 +109,8 @@ describe('rollout status', () => {
 
   it('times out with kubectl\'s message when the rollout does not end', async () => {
     const t = testContext();
-    t.dcs.add(makeDc('web', { latestVersion: 2 }));
-    t.rcs.add(makeRc(makeDc(), 2, 'Running'));
+    t.addDc(makeDc('web', { latestVersion: 2 }));
+    t.f.rcs.put(makeRc(makeDc(), 2, 'Running'));
     t.ticks.push(() => undefined, () => undefined);
     await expect(rolloutStatusCommand(t.ctx, { name: 'web', revision: 0, watch: true, timeoutMs: 1000 })).rejects.toThrow('timed out waiting for the condition');
   });
@@ -131,7 +130,7 @@ describe('rollout status on a rollout that cannot proceed (issue 14 item 4c)', (
 
   it('prints the RC creation error and exits non-zero instead of waiting for its timeout', async () => {
     const t = testContext();
-    t.dcs.add(withStatus(makeDc('web'), { latestVersion: 1, observedGeneration: 1, conditions: [createError] }));
+    t.addDc(withStatus(makeDc('web'), { latestVersion: 1, observedGeneration: 1, conditions: [createError] }));
     t.ticks.push(() => undefined, () => undefined);
     await expect(rolloutStatusCommand(t.ctx, { name: 'web', revision: 0, watch: true, timeoutMs: 0 })).rejects.toThrow(
       `rollout #1 of deployment config "web" cannot start: ReplicationControllerCreateError: ${createError.message}`);
@@ -141,8 +140,8 @@ describe('rollout status on a rollout that cannot proceed (issue 14 item 4c)', (
     const t = testContext();
     const failure: DeploymentCondition = { type: 'ReplicaFailure', status: 'True', reason: 'InvalidReplicationController', message: 'replication controller "web-1" has unknown phase "Exploded" ...' };
     const dc = withStatus(makeDc('web'), { latestVersion: 1, observedGeneration: 1, conditions: [failure] });
-    t.dcs.add(dc);
-    t.rcs.add(makeRc(dc, 1, 'Exploded'));
+    t.addDc(dc);
+    t.f.rcs.put(makeRc(dc, 1, 'Exploded'));
     t.ticks.push(() => undefined, () => undefined);
     await expect(rolloutStatusCommand(t.ctx, { name: 'web', revision: 0, watch: true, timeoutMs: 0 })).rejects.toThrow(failure.message);
   });

@@ -4,7 +4,7 @@ import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
 import { rolloutUndo } from '../../../src/cli/rollout/undo.js';
 import { applyMergePatch } from '../../../src/cli/merge-patch.js';
 import { ApiError } from '../../../src/controller/errors.js';
-import { makeDc, makeRc, template, testContext } from './fakes.js';
+import { NS, makeDc, makeRc, template, testContext } from './fixtures.js';
 
 const opts = { name: 'web', toRevision: 0, dryRun: false, timeoutMs: 5000 };
 
@@ -12,12 +12,12 @@ function setup(latest = 3): ReturnType<typeof testContext> {
   const t = testContext();
   const dc = makeDc('web', { latestVersion: latest, image: `nginx:${latest}` });
   dc.spec.template = template(`nginx:${latest}`, { app: 'web', tier: 'front' });
-  t.dcs.add(dc);
-  for (let v = 1; v <= latest; v++) t.rcs.add(makeRc(dc, v, 'Complete'));
-  t.dcs.onPatch = (stored) => {
+  t.addDc(dc);
+  for (let v = 1; v <= latest; v++) t.f.rcs.put(makeRc(dc, v, 'Complete'));
+  t.onDcPatch((stored) => {
     const req = JSON.parse(stored.metadata.annotations?.[Annotations.InstantiateRequest] ?? '{}') as { id: string };
     stored.status = { ...stored.status, lastInstantiateRequest: { id: req.id, outcome: 'Triggered', latestVersion: latest + 1, time: 't' } };
-  };
+  });
   t.ticks.push(() => undefined);
   return t;
 }
@@ -25,10 +25,10 @@ function setup(latest = 3): ReturnType<typeof testContext> {
 describe('rollout undo', () => {
   it('rolls back to latestVersion-1 with one merge patch: template diff, resourceVersion, forced request', async () => {
     const t = setup(3);
-    const before = structuredClone(t.dcs.store.get('web') as DeploymentConfig);
+    const before = t.f.dcs.get(NS, 'web')!;
     expect(await rolloutUndo(t.ctx, opts)).toBe(0);
-    expect(t.dcs.actions).toHaveLength(1);
-    const action = t.dcs.actions[0];
+    expect(t.writes('deploymentconfigs')).toHaveLength(1);
+    const action = t.writes('deploymentconfigs')[0];
     expect(action?.patchType).toBe('merge');
     expect(action?.body).toEqual({
       metadata: { annotations: { [Annotations.InstantiateRequest]: '{"id":"req-1","latest":false,"force":true}' }, resourceVersion: '7' },
@@ -43,15 +43,16 @@ describe('rollout undo', () => {
   it('rolls back to --to-revision', async () => {
     const t = setup(3);
     await rolloutUndo(t.ctx, { ...opts, toRevision: 1 });
-    expect(t.dcs.store.get('web')?.spec.template?.spec?.containers[0]?.image).toBe('nginx:1');
+    expect(t.f.dcs.get(NS, 'web')?.spec.template?.spec?.containers[0]?.image).toBe('nginx:1');
   });
 
   it('switches automatic image triggers off and prints oc\'s warning', async () => {
     const t = setup(2);
-    const stored = t.dcs.store.get('web') as DeploymentConfig;
-    stored.spec.triggers = [{ type: 'ConfigChange' }, { type: 'ImageChange', imageChangeParams: { automatic: true, containerNames: ['web'], from: { kind: 'ImageStreamTag', name: 'web:latest' } } }];
+    t.f.dcs.mutate(NS, 'web', (stored) => {
+      stored.spec.triggers = [{ type: 'ConfigChange' }, { type: 'ImageChange', imageChangeParams: { automatic: true, containerNames: ['web'], from: { kind: 'ImageStreamTag', name: 'web:latest' } } }];
+    });
     await rolloutUndo(t.ctx, opts);
-    const triggers = t.dcs.store.get('web')?.spec.triggers;
+    const triggers = t.f.dcs.get(NS, 'web')?.spec.triggers;
     expect(triggers?.[1]?.imageChangeParams?.automatic).toBe(false);
     expect(t.out.text).toBe('deploymentconfig.apps.openshift.io/web rolled back\n'
       + 'Warning: the following images triggers were disabled: web:latest\n'
@@ -60,11 +61,12 @@ describe('rollout undo', () => {
 
   it('keeps strategy, replicas and triggers of the current DC (undo defaults)', async () => {
     const t = setup(2);
-    const stored = t.dcs.store.get('web') as DeploymentConfig;
-    stored.spec.replicas = 9;
-    stored.spec.strategy = { type: 'Recreate' };
+    t.f.dcs.mutate(NS, 'web', (stored) => {
+      stored.spec.replicas = 9;
+      stored.spec.strategy = { type: 'Recreate' };
+    });
     await rolloutUndo(t.ctx, opts);
-    const body = t.dcs.actions[0]?.body as { spec: Record<string, unknown> };
+    const body = t.writes('deploymentconfigs')[0]?.body as { spec: Record<string, unknown> };
     expect(Object.keys(body.spec)).toEqual(['template']);
   });
 
@@ -74,34 +76,34 @@ describe('rollout undo', () => {
     [3, 3, 'version 3 is already the latest'],
   ])('latestVersion %i, --to-revision %i is refused: %s', async (latest, to, reason) => {
     const t = testContext();
-    t.dcs.add(makeDc('web', { latestVersion: latest }));
+    t.addDc(makeDc('web', { latestVersion: latest }));
     await expect(rolloutUndo(t.ctx, { ...opts, toRevision: to })).rejects.toThrow(
       `The DeploymentConfigRollback "web" is invalid: name: Invalid value: "web": ${reason}`);
-    expect(t.dcs.actions).toEqual([]);
+    expect(t.writes('deploymentconfigs')).toEqual([]);
   });
 
   it('refuses when the target RC was pruned', async () => {
     const t = setup(3);
-    t.rcs.store.delete('web-2');
+    t.f.rcs.remove(NS, 'web-2');
     await expect(rolloutUndo(t.ctx, opts)).rejects.toThrow('name: Invalid value: "web": replicationcontrollers "web-2" not found');
   });
 
   it('refuses when the target RC has no encoded config', async () => {
     const t = setup(3);
-    delete t.rcs.store.get('web-2')?.metadata?.annotations?.[Annotations.EncodedConfig];
+    t.f.rcs.mutate(NS, 'web-2', (rc) => { delete rc.metadata!.annotations![Annotations.EncodedConfig]; });
     await expect(rolloutUndo(t.ctx, opts)).rejects.toThrow('couldn\'t decode deployment config from deployment: object ns1/web-2 does not have encoded deployment config annotation');
   });
 
   it('refuses a paused DC', async () => {
     const t = setup(3);
-    (t.dcs.store.get('web') as DeploymentConfig).spec.paused = true;
+    t.f.dcs.mutate(NS, 'web', (dc) => { dc.spec.paused = true; });
     await expect(rolloutUndo(t.ctx, opts)).rejects.toThrow("cannot rollback a paused config; resume it first with 'rollout resume dc/web' and try again");
   });
 
   it('--dry-run prints the rolled-back pod template and writes nothing', async () => {
     const t = setup(3);
     await rolloutUndo(t.ctx, { ...opts, dryRun: true });
-    expect(t.dcs.actions).toEqual([]);
+    expect(t.writes('deploymentconfigs')).toEqual([]);
     expect(t.out.text).toBe('deploymentconfig.apps.openshift.io/web\nPod Template:\n'
       + '  Labels:\tapp=web\n  Containers:\n   web:\n    Image:\tnginx:2\n    Port:\t8080/TCP\n    Host Port:\t0/TCP\n'
       + '    Environment:\t<none>\n    Mounts:\t<none>\n  Volumes:\t<none>\n  Node-Selectors:\t<none>\n  Tolerations:\t<none>\n');
@@ -117,30 +119,24 @@ describe('rollout undo', () => {
 
   it('recomputes from a fresh read when the patch conflicts, then gives up after 5 attempts', async () => {
     const t = setup(3);
-    const patch = t.dcs.patch.bind(t.dcs);
-    let conflicts = 1;
-    t.dcs.patch = async (ns, name, body, type) => {
-      if (conflicts-- > 0) {
-        t.dcs.actions.push({ verb: 'patch', resource: 'deploymentconfigs', name, body });
-        (t.dcs.store.get('web') as DeploymentConfig).metadata.resourceVersion = '8';
-        throw new ApiError('the object has been modified', 409, 'Conflict');
-      }
-      return patch(ns, name, body, type);
-    };
+    let raced = '';
+    t.f.api.onAction((a) => { // another writer gets in before our first patch lands
+      if (!raced && a.resource === 'deploymentconfigs' && a.verb === 'patch') raced = t.f.dcs.mutate(NS, 'web', () => undefined).metadata.resourceVersion!;
+    });
     expect(await rolloutUndo(t.ctx, opts)).toBe(0);
-    expect(t.dcs.actions.map((a) => (a.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion)).toEqual(['7', '8']);
+    expect(t.writes('deploymentconfigs').map((a) => (a.body as { metadata: { resourceVersion: string } }).metadata.resourceVersion)).toEqual(['7', raced]);
 
     const t2 = setup(3);
-    t2.dcs.failWith = new ApiError('the object has been modified', 409, 'Conflict');
+    t2.f.api.failOn({ verb: 'patch', resource: 'deploymentconfigs' }, new ApiError('the object has been modified', 409, 'Conflict'));
     await expect(rolloutUndo(t2.ctx, opts)).rejects.toThrow('the object has been modified');
-    expect(t2.dcs.actions).toHaveLength(5);
+    expect(t2.writes('deploymentconfigs')).toHaveLength(5);
   });
 
   it('fails when the controller rejects the rollout request', async () => {
     const t = setup(3);
-    t.dcs.onPatch = (stored) => {
+    t.onDcPatch((stored) => {
       stored.status = { ...stored.status, lastInstantiateRequest: { id: 'req-1', outcome: 'Rejected', message: 'cannot deploy a paused deployment config', latestVersion: 3, time: 't' } };
-    };
+    });
     await expect(rolloutUndo(t.ctx, opts)).rejects.toThrow('cannot deploy a paused deployment config');
   });
 });

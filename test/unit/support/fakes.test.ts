@@ -79,7 +79,7 @@ describe('fake API server: writes', () => {
     expect(afterStatus.metadata.generation).toBe(2);
   });
 
-  it('merge patch removes null fields; a uid in the patch is a precondition', async () => {
+  it('merge patch removes null fields; a uid or resourceVersion in the patch is a precondition', async () => {
     const f = newFakeCluster();
     const stored = f.rcs.put({ ...rc('web-1'), metadata: { ...rc('web-1').metadata, annotations: { a: '1', b: '2' } } });
     const patched = await f.rcClient.patch('ns', 'web-1', { metadata: { annotations: { a: null, c: '3' } } }, 'merge');
@@ -87,6 +87,10 @@ describe('fake API server: writes', () => {
     const err = await rejection(f.rcClient.patch('ns', 'web-1', { metadata: { uid: 'other' } }, 'merge'));
     expect(isConflict(err)).toBe(true);
     expect(f.rcs.get('ns', 'web-1')?.metadata?.uid).toBe(stored.metadata?.uid);
+    const current = f.rcs.get('ns', 'web-1')!.metadata!.resourceVersion!;
+    expect(isConflict(await rejection(f.rcClient.patch('ns', 'web-1', { metadata: { resourceVersion: stored.metadata!.resourceVersion, labels: { x: 'y' } } }, 'merge')))).toBe(true);
+    const fresh = await f.rcClient.patch('ns', 'web-1', { metadata: { resourceVersion: current, labels: { x: 'y' } } }, 'merge');
+    expect(Number(fresh.metadata?.resourceVersion)).toBeGreaterThan(Number(current));
   });
 
   it('scale updates spec.replicas (generation only when it changes) and checks the resourceVersion', async () => {
