@@ -36,7 +36,10 @@ function kubectlRetag(stream: string, index: number, image: string): void {
     JSON.stringify([{ op: 'replace', path: `/spec/tags/${index}/from`, value: { kind: 'DockerImage', name: image } }])]);
 }
 
-/** Asserts the DC stays at `version` for a while (negative check; the controller is idle then). */
+/**
+ * Asserts the DC stays at `version` for a while: a negative check, made only after the controller
+ * has observably handled the change (it cannot pass for a controller that has not started).
+ */
 async function staysAt(name: string, version: number, ms = 3000): Promise<DeploymentConfig> {
   await new Promise((r) => setTimeout(r, ms));
   const dc = await env.dc.get(name);
@@ -47,8 +50,10 @@ async function staysAt(name: string, version: number, ms = 3000): Promise<Deploy
 describe('ImageChange triggers (e2e)', () => {
   it('waits for the tag, rolls out when it appears and again with "image change" when it moves; undo switches the trigger off', async () => {
     await env.dc.create(triggeredDc('web', [imageTrigger('web:latest', ['web', 'init']), { type: 'ConfigChange' }]));
-    const waiting = await staysAt('web', 0);
-    expect(waiting.status?.conditions?.find((c) => c.type === 'Progressing')).toMatchObject({ status: 'Unknown', reason: 'WaitingForImages' });
+    // Waits for the controller's own word (the condition), not for a fixed time after its start:
+    // under load a controller may take longer than any fixed delay to sync for the first time.
+    const waiting = await env.dc.waitForConditions({ Progressing: { status: 'Unknown', reason: 'WaitingForImages' } }, 'web', 60_000);
+    expect(waiting.status?.latestVersion ?? 0).toBe(0);
 
     const tag = await run('tag', 'registry.local/web:1', 'web:latest');
     expect(tag).toMatchObject({ code: 0, stdout: 'Tag web:latest set to registry.local/web:1.\n' });
@@ -91,7 +96,8 @@ describe('ImageChange triggers (e2e)', () => {
     expect((await run('tag', 'registry.local/init:1', 'tools:init')).code).toBe(0);
     await waitFor('streams resolved', async () => (await getStream('tools')).status?.tags?.[0]?.items?.length === 1);
     await env.dc.create(triggeredDc('manual', [imageTrigger('app:latest', ['web'], false), imageTrigger('tools:init', ['init'], false)]));
-    const waiting = await staysAt('manual', 0);
+    const waiting = await env.dc.waitForConditions({ Progressing: { status: 'Unknown', reason: 'WaitingForImages' } }, 'manual', 60_000);
+    expect(waiting.status?.latestVersion ?? 0).toBe(0);
     expect(images(waiting)).toEqual([' ', ' ']);
 
     const latest = await run('rollout', 'latest', 'dc/manual');
