@@ -125,15 +125,23 @@ export function deploymentsForCleanup(dc: DeploymentConfig, rcs: readonly V1Repl
 /**
  * Where events about a rollout go: the DC decoded from the RC (its identity when the RC was
  * made), so `oc describe dc` shows them; an RC whose config cannot be decoded gets them itself.
+ * The encoded config is an annotation anyone who may patch the RC rewrites (§10.3), so it is
+ * believed only when it names this RC's own namespace and a DC whose RC this is (`<dc>-<N>`);
+ * otherwise the RC gets the events: they never land in another namespace or on another DC.
  */
 export function eventTarget(rc: V1ReplicationController): InvolvedObject {
   try {
     const dc = decodeDeploymentConfig(rc);
+    const namespace = rc.metadata?.namespace;
+    const sameNamespace = (dc.metadata.namespace ?? namespace) === namespace;
+    const ownRc = !!dc.metadata.name && /^\d+$/.test((rc.metadata?.name ?? '').slice(dc.metadata.name.length + 1))
+      && (rc.metadata?.name ?? '').startsWith(`${dc.metadata.name}-`);
+    if (!sameNamespace || !ownRc) throw new Error('the encoded config names another object');
     return {
       apiVersion: ApiVersion,
       kind: Kind,
       name: dc.metadata.name,
-      namespace: dc.metadata.namespace ?? rc.metadata?.namespace,
+      namespace,
       uid: dc.metadata.uid,
       resourceVersion: dc.metadata.resourceVersion,
     };

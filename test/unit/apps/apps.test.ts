@@ -93,11 +93,27 @@ describe('eventTarget', () => {
     dc.metadata.uid = 'dc-uid';
     dc.metadata.resourceVersion = '7';
     const rc = rcFor(dc, 2);
-    rc.metadata!.namespace = 'elsewhere';
     expect(eventTarget(rc)).toEqual({
       apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', name: 'app', namespace: dc.metadata.namespace,
       uid: 'dc-uid', resourceVersion: '7',
     });
+  });
+  // Issue 14's sweep: the encoded config is an RC annotation that anyone who may patch RCs in the
+  // namespace rewrites (every deployer and hook pod can). Its namespace used to address the
+  // controller's events, so a forged config made the controller (with its cluster-wide right to
+  // create events) write events into any other namespace, about any object there.
+  it('never leaves the RC\'s namespace, nor names a DC the RC does not belong to: a forged config gets the RC itself', () => {
+    const dc = makeDc({ latestVersion: 2 });
+    const rc = rcFor(dc, 2);
+    const forged = (mutate: (d: Record<string, any>) => void): V1ReplicationController => {
+      const decoded = JSON.parse(rc.metadata!.annotations![Annotations.EncodedConfig]!) as Record<string, any>;
+      mutate(decoded);
+      return { ...rc, metadata: { ...rc.metadata, uid: 'rc-uid', annotations: { ...rc.metadata!.annotations, [Annotations.EncodedConfig]: JSON.stringify(decoded) } } };
+    };
+    const rcItself = { apiVersion: 'v1', kind: 'ReplicationController', name: 'app-2', namespace: dc.metadata.namespace, uid: 'rc-uid', resourceVersion: rc.metadata?.resourceVersion };
+    expect(eventTarget(forged((d) => { d.metadata.namespace = 'kube-system'; }))).toEqual(rcItself);
+    expect(eventTarget(forged((d) => { d.metadata.name = 'payroll'; }))).toEqual(rcItself);
+    expect(eventTarget(forged((d) => { delete d.metadata.namespace; })).namespace).toBe(dc.metadata.namespace);
   });
   it('falls back to the RC itself when the encoded config is unusable', () => {
     const rc: V1ReplicationController = {

@@ -286,6 +286,18 @@ describe('syncDeployment: Pending and Running', () => {
     expect(h.recorder.events).toEqual([{ object: dcEvent, type: 'Warning', reason: 'Failed', message: 'Deployer pod "config-1-deploy" has gone missing' }]);
   });
 
+  it('sends its events to the RC\'s own namespace whatever namespace a forged encoded config names (issue 14 sweep)', async () => {
+    const rc = rcInPhase('Running');
+    const decoded = JSON.parse(rc.metadata!.annotations![Annotations.EncodedConfig]!) as DeploymentConfig;
+    decoded.metadata.namespace = 'kube-system';
+    rc.metadata!.annotations![Annotations.EncodedConfig] = JSON.stringify(decoded);
+    const h = harness(rc);
+    await h.sync(false);
+    expect(h.recorder.events.map((e) => [e.object.namespace, e.object.kind, e.object.name, e.reason])).toEqual([
+      ['default', 'ReplicationController', 'config-1', 'Failed'],
+    ]);
+  });
+
   it('fails a Running rollout at once when its deployer pod disappeared', async () => {
     const h = harness(rcInPhase('Running'));
     await h.sync(false);
