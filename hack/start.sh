@@ -32,12 +32,12 @@ fi
 controller_args=()
 if [ "${DCCTL_API:-crd}" = aggregated ]; then
   [ "${NEED_LOCAL:-0}" = 1 ] || { echo "[start] DCCTL_API=aggregated runs on the local plane only; on a cluster use kubectl apply -k deploy/overlays/aggregated" >&2; exit 1; }
-  kubectl apply --server-side --force-conflicts -f crds/imagestream.yaml -f deploy/base/rbac-deployer.yaml >/dev/null
+  kubectl apply --server-side --force-conflicts -f crds/imagestream.yaml -f deploy/base/rbac-deployer.yaml -f deploy/base/image-policy.yaml >/dev/null
   bash hack/aggregated.sh up
   controller_args+=(--dc-group=apps.dcctl.io)
   crds=(imagestreams.image.openshift.io)
 else
-  kubectl apply --server-side --force-conflicts -f crds/deploymentconfig.yaml -f crds/imagestream.yaml -f deploy/base/rbac-deployer.yaml >/dev/null
+  kubectl apply --server-side --force-conflicts -f crds/deploymentconfig.yaml -f crds/imagestream.yaml -f deploy/base/rbac-deployer.yaml -f deploy/base/image-policy.yaml >/dev/null
   crds=(deploymentconfigs.apps.openshift.io imagestreams.image.openshift.io)
 fi
 # `kubectl wait` fails at once on a CRD with no conditions yet, so poll.

@@ -34,6 +34,14 @@ export interface ManagerOptions {
   readonly leaderElect: boolean;
   readonly leaderElectionNamespace?: string;
   readonly metricsBindAddress: string;
+  /**
+   * Image references to another namespace (docs/image-triggers.md "Cross-namespace references"):
+   * `admission` follows those admitted by the policy `crossNamespacePolicy` (default), `deny` none,
+   * `allow` all.
+   */
+  readonly crossNamespaceImages?: CrossNamespaceMode;
+  /** Name of the ValidatingAdmissionPolicy and its binding (deploy/image-policy.yaml). */
+  readonly crossNamespacePolicy?: string;
   /** Serve /metrics over HTTPS with TokenReview/SubjectAccessReview (docs/operations.md). */
   readonly metricsSecure?: boolean;
   /** In secure mode: check the bearer token (default true). */
@@ -45,6 +53,12 @@ export interface ManagerOptions {
   readonly logLevel: string;
   readonly logFormat: 'json' | 'pretty';
 }
+
+/** `--cross-namespace-images`. */
+export type CrossNamespaceMode = 'admission' | 'deny' | 'allow';
+export const CrossNamespaceModes: readonly CrossNamespaceMode[] = ['admission', 'deny', 'allow'];
+/** The name of the ValidatingAdmissionPolicy and its binding in deploy/image-policy.yaml. */
+export const DefaultCrossNamespacePolicy = 'dcctl-cross-namespace-image-references';
 
 export const DefaultDeployerImage = 'ghcr.io/deploymentconfig-controller/dcctl:latest';
 export const DefaultResyncSeconds = 10 * 60;

@@ -25,8 +25,10 @@ import { newDeployerController } from './deployer-controller/controller.js';
 import { newDeploymentConfigController } from './deploymentconfig/controller.js';
 import { indexedRcsForDc, rcIndexers } from './deploymentconfig/rc-index.js';
 import { newImageTriggerController } from './image/controller.js';
+import { allowAllCrossNamespace, denyAllCrossNamespace, type CrossNamespaceGate } from './image/cross-namespace.js';
 import { loadKubeConfig } from './kube/client.js';
 import { makeClients } from './kube/clients.js';
+import { AdmissionPolicyGate } from './kube/cross-namespace-gate.js';
 import { DeployerAccessProvisioner } from './kube/deployer-access.js';
 import { KubeEventRecorder } from './kube/events.js';
 import { KubeImageStreamClient } from './kube/imagestreams.js';
@@ -34,7 +36,7 @@ import { InformerFactory } from './kube/informer-factory.js';
 import { createLeaderElector } from './kube/leader-election.js';
 import { KubeMetricsAccessReview, startMetricsServer } from './kube/metrics-server.js';
 import { Metrics } from './metrics.js';
-import type { ManagerOptions } from './manager-options.js';
+import { DefaultCrossNamespacePolicy, type ManagerOptions } from './manager-options.js';
 import { parseBindAddress } from './serve.js';
 
 export type { ManagerOptions } from './manager-options.js';
@@ -90,15 +92,24 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     : undefined;
   const dcWriter = dcCache ? recordingDcClient(api.dcs, dcCache) : api.dcs;
 
+  // Image references to another namespace (docs/image-triggers.md "Cross-namespace references").
+  const mode = opts.crossNamespaceImages ?? 'admission';
+  const policyGate = mode === 'admission' && (opts.enableDcController || opts.enableImageTriggerController)
+    ? new AdmissionPolicyGate(kc, opts.crossNamespacePolicy ?? DefaultCrossNamespacePolicy, log.child({ component: 'cross-namespace-images' }), Component)
+    : undefined;
+  const crossNamespace: CrossNamespaceGate = policyGate ?? (mode === 'allow' ? allowAllCrossNamespace : denyAllCrossNamespace);
+
   const controllers: Controller[] = [];
   if (opts.enableDcController && dcCache) {
     controllers.push(newDeploymentConfigController(informers, {
       dcs: dcWriter, rcs: rcWriter, recorder: recorder(Component),
       dcLister: dcCache, rcLister: rcCache, rcsForDc: indexedRcsForDc(rcInformer, rcCache),
-    }, ctx, { resolveImageTags: opts.enableImageTriggerController }));
+    }, ctx, { resolveImageTags: opts.enableImageTriggerController, crossNamespace }));
   }
   if (opts.enableImageTriggerController && dcCache) {
-    controllers.push(newImageTriggerController(informers, { dcs: dcWriter, dcLister: dcCache, streams: api.streams }, ctx));
+    controllers.push(newImageTriggerController(informers, {
+      dcs: dcWriter, dcLister: dcCache, streams: api.streams, recorder: recorder('imagetrigger-controller'),
+    }, ctx, { crossNamespace }));
   }
   if (opts.enableDeployerController) {
     const access = new DeployerAccessProvisioner(kc, opts.deployerServiceAccount, opts.manageDeployerAccess !== false, Component);
@@ -138,6 +149,8 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
   }
 
   const startControllers = async () => {
+    // Read before the first sync, so it decides on the policy rather than on "not read yet".
+    await policyGate?.start();
     log.info({ namespace: opts.namespace ?? '(all)', identity }, 'Starting informers');
     await informers.start();
     synced = true;
@@ -145,6 +158,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     for (const c of controllers) await c.run();
   };
   const stopControllers = async () => {
+    policyGate?.stop();
     await Promise.all(controllers.map((c) => c.shutdown()));
     informers.stop();
   };

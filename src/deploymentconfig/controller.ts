@@ -14,6 +14,7 @@ import type {
 } from '../controller/ports.js';
 import { newController, newQueue, type Controller, type ControllerContext } from '../controller/runner.js';
 import type { WorkQueue } from '../controller/workqueue.js';
+import type { CrossNamespaceGate } from '../image/cross-namespace.js';
 import { tagResolverFor } from '../image/resolve.js';
 import { objectKey, splitKey } from '../util/keys.js';
 import { syncDeploymentConfig } from './sync.js';
@@ -36,6 +37,8 @@ export interface DeploymentConfigControllerOptions {
    * image trigger controller (and so the ImageStream CRD) is disabled: nothing is resolved.
    */
   readonly resolveImageTags: boolean;
+  /** Decides on instantiate's references to another namespace's images (docs/image-triggers.md). */
+  readonly crossNamespace?: CrossNamespaceGate;
 }
 
 /**
@@ -61,6 +64,7 @@ export function newDeploymentConfigController(
     // Every line of one sync names the object it is about.
     log: log.child(splitKey(key)),
     resolveImageTag: streams ? tagResolverFor((namespace, stream) => streams.get(namespace, stream)) : undefined,
+    crossNamespace: opts.crossNamespace,
     rcsForDc: clients.rcsForDc,
   }, key);
   return newController(ctx, name, queue, sync);

@@ -22,7 +22,8 @@ import { cleanupOldDeployments } from './cleanup.js';
 import { newCondition, waitingForImagesCondition } from './conditions.js';
 import { makeDeployment } from './make-deployment.js';
 import { reconcileDeployments } from './reconcile.js';
-import type { ImageTagResolver } from '../image/resolve.js';
+import { gatedTagResolver, type ImageTagResolver } from '../image/resolve.js';
+import { allowAllCrossNamespace, type CrossNamespaceGate } from '../image/cross-namespace.js';
 import { resolveForInstantiate } from '../image/triggers.js';
 import { updateStatus } from './status.js';
 import {
@@ -44,6 +45,8 @@ export interface DeploymentConfigSyncDeps {
    * the image trigger controller (and its ImageStream cache) is disabled: nothing is resolved.
    */
   resolveImageTag?: ImageTagResolver;
+  /** References to another namespace's images (docs/image-triggers.md); default: all followed. */
+  crossNamespace?: CrossNamespaceGate;
   /**
    * The RCs a claim of `dc` can concern (those labelled for it and those it controls), from an
    * index; undefined: every RC of the namespace (`rcLister.list`), which the claim filters. The
@@ -281,7 +284,9 @@ async function resolveLatestImages(deps: DeploymentConfigSyncDeps, dc: Deploymen
   if (!deps.resolveImageTag || request.latest === false) return false;
   const stored = deps.dcLister.get(dc.metadata.namespace ?? '', dc.metadata.name ?? '');
   if (!stored) return false;
-  const updated = resolveForInstantiate(stored, deps.resolveImageTag, {
+  const resolve = gatedTagResolver(deps.resolveImageTag, stored, deps.crossNamespace ?? allowAllCrossNamespace,
+    (reason) => deps.recorder.event(stored, 'Warning', 'CrossNamespaceImageRefused', reason));
+  const updated = resolveForInstantiate(stored, resolve, {
     force: request.force === true,
     excludeImageChange: request.excludeTriggers?.includes('ImageChange') ?? false,
   });

@@ -6,10 +6,11 @@
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import type { ImageStream } from '../apis/imagestream.js';
 import { DeploymentConfigs, ImageStreams } from '../apis/resources.js';
-import type { DeploymentConfigClient, EventSource, InformerSource, Lister } from '../controller/ports.js';
+import type { DeploymentConfigClient, EventRecorder, EventSource, InformerSource, Lister } from '../controller/ports.js';
 import { newController, newQueue, type Controller, type ControllerContext } from '../controller/runner.js';
 import type { WorkQueue } from '../controller/workqueue.js';
 import { objectKey } from '../util/keys.js';
+import { allowAllCrossNamespace, type CrossNamespaceGate } from './cross-namespace.js';
 import { ImageStreamTriggerIndex } from './index.js';
 import type { ImageStreamClient } from './ports.js';
 import { streamsReferencedBy } from './status.js';
@@ -24,6 +25,13 @@ export interface ImageTriggerControllerClients {
   /** The DC lister that sees this process's own writes (the shared mutation cache). */
   readonly dcLister: Lister<DeploymentConfig>;
   readonly streams: ImageStreamClient;
+  /** Refused cross-namespace triggers become Warning events on their DC. */
+  readonly recorder?: EventRecorder;
+}
+
+export interface ImageTriggerControllerOptions {
+  /** Decides on references to another namespace's images (docs/image-triggers.md); default: all followed. */
+  readonly crossNamespace?: CrossNamespaceGate;
 }
 
 /**
@@ -34,20 +42,40 @@ export function newImageTriggerController(
   informers: InformerSource,
   clients: ImageTriggerControllerClients,
   ctx: ControllerContext,
+  opts: ImageTriggerControllerOptions = {},
 ): Controller {
   const dcs = informers.informerFor<DeploymentConfig>(DeploymentConfigs);
   const streams = informers.informerFor<ImageStream>(ImageStreams);
   const name = 'imagetrigger';
   const queue = newQueue(ctx, name);
   wireImageTriggerController({ dcs, streams, streamLister: streams, queue });
+  const crossNamespace = opts.crossNamespace ?? allowAllCrossNamespace;
+  // A change of the gate's decisions (the admission policy appeared, went or changed) re-syncs
+  // everything that references another namespace now, not at the next resync.
+  crossNamespace.onChange?.(() => requeueCrossNamespaceReferences({ dcs: dcs.list(), streams: streams.list(), queue }));
   const log = ctx.log.child({ controller: name });
   const sync = (key: string) => syncImageTriggerKey({
     dcLister: clients.dcLister, streamLister: streams, dcClient: clients.dcs, streamClient: clients.streams, clock: ctx.clock, log,
+    crossNamespace, recorder: clients.recorder,
   }, key);
   // OpenShift retries trigger updates forever (capped backoff): a DC must never stay stale.
   return newController(ctx, name, queue, sync, {
     maxRetries: Number.POSITIVE_INFINITY,
   });
+}
+
+/** Enqueues every stream and DC that takes images from a namespace other than its own. */
+export function requeueCrossNamespaceReferences(opts: { dcs: readonly DeploymentConfig[]; streams: readonly ImageStream[]; queue: WorkQueue }): void {
+  const foreign = (obj: { metadata?: { namespace?: string } }, refs: string[]) =>
+    refs.some((ref) => !ref.startsWith(`${obj.metadata?.namespace ?? ''}/`));
+  for (const stream of opts.streams) {
+    const key = keyOf(stream);
+    if (key && foreign(stream, streamsReferencedBy(stream))) opts.queue.add(streamQueueKey(key));
+  }
+  for (const dc of opts.dcs) {
+    const key = keyOf(dc);
+    if (key && foreign(dc, referencedImageStreams(dc))) opts.queue.add(dcQueueKey(key));
+  }
 }
 
 /** Registers the handlers; returns the index (for tests and metrics). */

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ImageStream, TagEvent } from '../apis/imagestream.js';
+import type { CrossNamespaceGate, ReferringObject } from './cross-namespace.js';
 
 /** Looks a stream up by namespace and name; undefined when it does not exist. */
 export type ImageStreamGetter = (namespace: string, name: string) => ImageStream | undefined;
@@ -82,5 +83,26 @@ export function tagResolverFor(getStream: ImageStreamGetter): ImageTagResolver {
     if (!parsed) return undefined;
     const stream = getStream(namespace, parsed.stream);
     return stream ? resolveTag(stream, parsed.tag) : undefined;
+  };
+}
+
+/**
+ * `resolve` for the triggers of `dc`: a tag in another namespace resolves only when `gate` lets
+ * the DC take images from there (docs/image-triggers.md "Cross-namespace references"); a refused
+ * one is unresolved (the DC keeps its last image, or waits for a first one) and is reported
+ * through `onRefused`.
+ */
+export function gatedTagResolver(
+  resolve: ImageTagResolver, dc: ReferringObject, gate: CrossNamespaceGate, onRefused: (reason: string) => void = () => undefined,
+): ImageTagResolver {
+  return (namespace, streamTag) => {
+    if (namespace !== (dc.metadata.namespace ?? '')) {
+      const refused = gate.refusal({ kind: 'DeploymentConfig', metadata: dc.metadata }, namespace);
+      if (refused) {
+        onRefused(refused);
+        return undefined;
+      }
+    }
+    return resolve(namespace, streamTag);
   };
 }

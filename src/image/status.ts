@@ -11,7 +11,9 @@
  * - A new item is pushed to the front of the history only when the resolved reference or image
  *   differs from the newest one; the same image again only raises the item's generation (as
  *   OpenShift's `AddTagEventToImageStream` does). History is capped at MaxTagHistory items.
- * - A tag that cannot be resolved keeps its history and gets an `ImportSuccess=False` condition.
+ * - A tag that cannot be resolved keeps its history and gets an `ImportSuccess=False` condition;
+ *   so does a reference to another namespace that the CrossNamespaceGate refuses (reason
+ *   Forbidden): nothing new is copied from there, what was copied before stays in the history.
  * - Status tags without a spec tag are dropped (no registry can push to these streams).
  */
 import type {
@@ -19,6 +21,7 @@ import type {
 } from '../apis/imagestream.js';
 import { formatTime } from '../apps/index.js';
 import { canonicalJson } from '../util/canonical-json.js';
+import { allowAllCrossNamespace, type CrossNamespaceGate } from './cross-namespace.js';
 import {
   imageIdFor, latestTagEvent, parseImageStreamImageName, parseImageStreamTagName, type ImageStreamGetter,
 } from './resolve.js';
@@ -30,9 +33,12 @@ type Target = { ok: true; reference: string; image: string } | { ok: false; reas
 
 /**
  * The status `stream` should have at `now`. `getStream` looks up OTHER streams (cross-stream
- * tags); undefined there means not found.
+ * tags); undefined there means not found. `gate` decides on tags that take images from another
+ * namespace.
  */
-export function computeImageStreamStatus(stream: ImageStream, now: Date, getStream: ImageStreamGetter = () => undefined): ImageStreamStatus {
+export function computeImageStreamStatus(
+  stream: ImageStream, now: Date, getStream: ImageStreamGetter = () => undefined, gate: CrossNamespaceGate = allowAllCrossNamespace,
+): ImageStreamStatus {
   const namespace = stream.metadata.namespace ?? '';
   const name = stream.metadata.name ?? '';
   const specTags = stream.spec?.tags ?? [];
@@ -57,6 +63,9 @@ export function computeImageStreamStatus(stream: ImageStream, now: Date, getStre
       const reference = from.name.trim();
       return { ok: true, reference, image: imageIdFor(reference) };
     }
+    // Images of another namespace only with admission's word that the writer may read them.
+    const refused = fromNs !== namespace ? gate.refusal({ kind: 'ImageStream', metadata: stream.metadata }, fromNs) : undefined;
+    if (refused) return { ok: false, reason: 'Forbidden', message: refused };
     if (kind === 'ImageStreamTag') {
       const parsed = from.name.includes(':') ? parseImageStreamTagName(from.name) : { stream: name, tag: from.name };
       if (!parsed) return { ok: false, reason: 'InvalidReference', message: `invalid ImageStreamTag name "${from.name}"` };
@@ -148,8 +157,8 @@ export function streamsReferencedBy(stream: ImageStream): string[] {
  * The stream with its recomputed status, or undefined when the status is already right (so a
  * sync that changes nothing writes nothing).
  */
-export function syncedImageStream(stream: ImageStream, now: Date, getStream?: ImageStreamGetter): ImageStream | undefined {
-  const status = computeImageStreamStatus(stream, now, getStream);
+export function syncedImageStream(stream: ImageStream, now: Date, getStream?: ImageStreamGetter, gate?: CrossNamespaceGate): ImageStream | undefined {
+  const status = computeImageStreamStatus(stream, now, getStream, gate);
   if (canonicalJson(status) === canonicalJson(stream.status ?? {})) return undefined;
   return { ...structuredClone(stream), status };
 }

@@ -6,10 +6,11 @@
 import type { Logger } from 'pino';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import type { ImageStream } from '../apis/imagestream.js';
-import type { Clock, DeploymentConfigClient, Lister } from '../controller/ports.js';
+import type { Clock, DeploymentConfigClient, EventRecorder, Lister } from '../controller/ports.js';
 import { splitKey } from '../util/keys.js';
+import { allowAllCrossNamespace, type CrossNamespaceGate } from './cross-namespace.js';
 import type { ImageStreamClient } from './ports.js';
-import { tagResolverFor } from './resolve.js';
+import { gatedTagResolver, tagResolverFor } from './resolve.js';
 import { syncedImageStream } from './status.js';
 import { applyAutomaticTriggers } from './triggers.js';
 
@@ -20,6 +21,10 @@ export interface ImageTriggerSyncDeps {
   streamClient: ImageStreamClient;
   clock: Clock;
   log?: Logger;
+  /** References to another namespace's images (docs/image-triggers.md); default: all followed. */
+  crossNamespace?: CrossNamespaceGate;
+  /** Where a refused DC trigger is reported (a Warning event on the DC). */
+  recorder?: EventRecorder;
 }
 
 const StreamPrefix = 'imagestream:';
@@ -41,7 +46,7 @@ export async function syncImageStream(deps: ImageTriggerSyncDeps, key: string): 
   const { namespace, name } = splitKey(key);
   const cached = deps.streamLister.get(namespace, name);
   if (!cached) return;
-  const updated = syncedImageStream(cached, deps.clock.now(), (ns, n) => deps.streamLister.get(ns, n));
+  const updated = syncedImageStream(cached, deps.clock.now(), (ns, n) => deps.streamLister.get(ns, n), deps.crossNamespace);
   if (!updated) return;
   deps.log?.debug({ imagestream: key }, 'updating image stream status tags');
   await deps.streamClient.updateStatus(updated);
@@ -56,7 +61,12 @@ export async function syncDeploymentConfigTriggers(deps: ImageTriggerSyncDeps, k
   const { namespace, name } = splitKey(key);
   const cached = deps.dcLister.get(namespace, name);
   if (!cached || cached.metadata.deletionTimestamp) return;
-  const { dc, unresolved } = applyAutomaticTriggers(cached, tagResolverFor((ns, n) => deps.streamLister.get(ns, n)));
+  const refusals = new Set<string>();
+  const resolve = gatedTagResolver(tagResolverFor((ns, n) => deps.streamLister.get(ns, n)), cached,
+    deps.crossNamespace ?? allowAllCrossNamespace, (reason) => refusals.add(reason));
+  const { dc, unresolved } = applyAutomaticTriggers(cached, resolve);
+  // The recorder aggregates repeats into one event's count; syncs come from changes and resyncs.
+  for (const reason of refusals) deps.recorder?.event(cached, 'Warning', 'CrossNamespaceImageRefused', reason);
   if (unresolved.length > 0) {
     // Not an error: the DC waits until its tags exist; a stream change requeues it.
     deps.log?.debug({ dc: key, unresolved }, 'deployment config has unresolved images');

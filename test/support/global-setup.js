@@ -31,7 +31,7 @@ export default async function globalSetup() {
     try {
       execFileSync('kubectl', ['apply', '--server-side', '--force-conflicts',
         '-f', path.join(crdDir, 'deploymentconfig.yaml'), '-f', path.join(crdDir, 'imagestream.yaml'),
-        '-f', path.join(repo, 'deploy/base/rbac-deployer.yaml')], { stdio: ['ignore', 'ignore', 'inherit'] });
+        '-f', path.join(repo, 'deploy/base/rbac-deployer.yaml'), '-f', path.join(repo, 'deploy/base/image-policy.yaml')], { stdio: ['ignore', 'ignore', 'inherit'] });
       await waitForEstablished(['deploymentconfigs.apps.openshift.io', 'imagestreams.image.openshift.io']);
     } catch (err) {
       // Setup failures skip the teardown: stop what this setup started before giving up.

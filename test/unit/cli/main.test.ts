@@ -103,9 +103,18 @@ describe('main', () => {
       kubeconfig: undefined, context: undefined, namespace: undefined, dcGroup: 'apps.openshift.io', workers: 5,
       deployerImage: 'img:1', deployerCommand: ['node', '/app/bin/dcctl.js', 'deploy'], deployerServiceAccount: 'deployer',
       enableDcController: true, enableDeployerController: true, enableImageTriggerController: true, leaderElect: false, leaderElectionNamespace: undefined,
-      metricsBindAddress: '127.0.0.1:8080', metricsSecure: false, metricsAuth: true, metricsCertDir: undefined, logLevel: 'info', logFormat: 'json', manageDeployerAccess: true, resyncSeconds: 600,
+      metricsBindAddress: '127.0.0.1:8080', crossNamespaceImages: 'admission', crossNamespacePolicy: 'dcctl-cross-namespace-image-references', metricsSecure: false, metricsAuth: true, metricsCertDir: undefined, logLevel: 'info', logFormat: 'json', manageDeployerAccess: true, resyncSeconds: 600,
       deployerEnvironment: [], deployerNodeSelector: undefined, deployerTolerations: undefined,
     }]);
+  });
+
+  it('maps --cross-namespace-images and --cross-namespace-policy, and refuses an unknown mode naming the flag', async () => {
+    const h = harness();
+    expect(await main(['controller', '--cross-namespace-images', 'deny', '--cross-namespace-policy', 'x-policy'], 'dcctl', h.deps)).toBe(0);
+    expect(h.manager[0]).toMatchObject({ crossNamespaceImages: 'deny', crossNamespacePolicy: 'x-policy' });
+    const h2 = harness();
+    expect(await main(['controller', '--cross-namespace-images', 'sometimes'], 'dcctl', h2.deps)).toBe(1);
+    expect(h2.err.text).toContain('cross-namespace-images');
   });
 
   it('parses the deployer pod placement and environment flags', async () => {
