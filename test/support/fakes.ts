@@ -85,6 +85,7 @@ export interface Action {
   /** `apply`: server-side apply (RcApplier). */
   patchType?: PatchType | 'apply';
   fieldManager?: string;
+  dryRun?: boolean;
 }
 
 /** A write that succeeded: the request and the stored object before and after it. */
@@ -445,6 +446,8 @@ export function matchesSelector(labels: Record<string, string> | undefined, sele
 // Generic client behaviour.
 
 interface ResourceOptions {
+  /** API group, for error messages as the API server words them (`deploymentconfigs.apps.openshift.io "x" not found`). */
+  group?: string;
   /** PUT without a resourceVersion is rejected (AllowUnconditionalUpdate=false). */
   requireResourceVersion: boolean;
   /** Has a /status subresource: main writes keep the stored status. */
@@ -461,9 +464,14 @@ export class FakeResourceClient<T extends KubeObject> {
     return this.objects.resource;
   }
 
+  /** The resource as error messages name it. */
+  get qualified(): string {
+    return this.options.group ? `${this.resource}.${this.options.group}` : this.resource;
+  }
+
   protected existing(namespace: string, name: string): T {
     const obj = this.objects.raw(namespace, name);
-    if (!obj) throw notFound(this.resource, name);
+    if (!obj) throw notFound(this.qualified, name);
     return obj;
   }
 
@@ -481,11 +489,11 @@ export class FakeResourceClient<T extends KubeObject> {
     const name = body.metadata?.name ?? '';
     const action: Action = { verb: 'create', resource: this.resource, namespace, name, body };
     this.api.record(action);
-    if (!name) throw invalid(this.resource, '', 'metadata.name: Required value: name is required');
+    if (!name) throw invalid(this.qualified, '', 'metadata.name: Required value: name is required');
     if (body.metadata?.namespace && body.metadata.namespace !== namespace) {
       throw new ApiError('the namespace of the provided object does not match the namespace sent on the request', 400, 'BadRequest');
     }
-    if (this.objects.raw(namespace, name)) throw alreadyExists(this.resource, name);
+    if (this.objects.raw(namespace, name)) throw alreadyExists(this.qualified, name);
     const obj = structuredClone(body);
     obj.metadata = {
       ...obj.metadata,
@@ -509,11 +517,11 @@ export class FakeResourceClient<T extends KubeObject> {
     const stored = this.existing(namespace, name);
     const rv = body.metadata?.resourceVersion;
     if (!rv && this.options.requireResourceVersion) {
-      throw invalid(this.resource, name, 'metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
+      throw invalid(this.qualified, name, 'metadata.resourceVersion: Invalid value: 0x0: must be specified for an update');
     }
-    if (rv && rv !== stored.metadata?.resourceVersion) throw conflict(this.resource, name);
+    if (rv && rv !== stored.metadata?.resourceVersion) throw conflict(this.qualified, name);
     if (body.metadata?.uid && body.metadata.uid !== stored.metadata?.uid) {
-      throw conflict(this.resource, name, `Precondition failed: UID in precondition: ${body.metadata.uid}, UID in object meta: ${stored.metadata?.uid ?? ''}`);
+      throw conflict(this.qualified, name, `Precondition failed: UID in precondition: ${body.metadata.uid}, UID in object meta: ${stored.metadata?.uid ?? ''}`);
     }
     const next = this.merge(stored, structuredClone(body), subresource === 'status');
     this.objects.store(next);
@@ -521,8 +529,9 @@ export class FakeResourceClient<T extends KubeObject> {
     return structuredClone(next);
   }
 
-  async doPatch(namespace: string, name: string, patch: unknown, type: PatchType, subresource?: string): Promise<T> {
-    const action: Action = { verb: 'patch', resource: this.resource, subresource, namespace, name, body: patch, patchType: type };
+  /** `dryRun`: validated and answered as if stored, but nothing is stored (dryRun=All). */
+  async doPatch(namespace: string, name: string, patch: unknown, type: PatchType, subresource?: string, dryRun = false): Promise<T> {
+    const action: Action = { verb: 'patch', resource: this.resource, subresource, namespace, name, body: patch, patchType: type, ...(dryRun ? { dryRun } : {}) };
     this.api.record(action);
     const stored = this.existing(namespace, name);
     let patched: T;
@@ -530,14 +539,15 @@ export class FakeResourceClient<T extends KubeObject> {
       patched = (type === 'json' ? jsonPatch(stored, patch as JsonPatchOp[])
         : type === 'strategic' ? strategicMergePatch(stored, patch) : mergePatch(stored, patch)) as T;
     } catch (err) {
-      throw invalid(this.resource, name, (err as Error).message);
+      throw invalid(this.qualified, name, (err as Error).message);
     }
     if (patched.metadata?.uid !== stored.metadata?.uid) {
-      throw conflict(this.resource, name, `Precondition failed: UID in precondition: ${patched.metadata?.uid ?? ''}, UID in object meta: ${stored.metadata?.uid ?? ''}`);
+      throw conflict(this.qualified, name, `Precondition failed: UID in precondition: ${patched.metadata?.uid ?? ''}, UID in object meta: ${stored.metadata?.uid ?? ''}`);
     }
     // A resourceVersion in the patch is optimistic concurrency, as in an update.
-    if (patched.metadata?.resourceVersion !== stored.metadata?.resourceVersion) throw conflict(this.resource, name);
+    if (patched.metadata?.resourceVersion !== stored.metadata?.resourceVersion) throw conflict(this.qualified, name);
     const next = this.merge(stored, patched, subresource === 'status');
+    if (dryRun) return structuredClone(next);
     this.objects.store(next);
     this.api.commit(action, stored, next);
     return structuredClone(next);
@@ -586,7 +596,7 @@ export class FakeResourceClient<T extends KubeObject> {
 
 export class FakeDeploymentConfigClient extends FakeResourceClient<DeploymentConfig> implements DeploymentConfigClient {
   constructor(api: FakeApi, objects: ObjectStore<DeploymentConfig>) {
-    super(api, objects, { requireResourceVersion: true, statusSubresource: true });
+    super(api, objects, { requireResourceVersion: true, statusSubresource: true, group: 'apps.openshift.io' });
   }
   get(namespace: string, name: string): Promise<DeploymentConfig> {
     return this.doGet(namespace, name);
@@ -597,8 +607,8 @@ export class FakeDeploymentConfigClient extends FakeResourceClient<DeploymentCon
   update(dc: DeploymentConfig): Promise<DeploymentConfig> {
     return this.doUpdate(dc);
   }
-  patch(namespace: string, name: string, patch: unknown, type: 'merge' | 'json'): Promise<DeploymentConfig> {
-    return this.doPatch(namespace, name, patch, type);
+  patch(namespace: string, name: string, patch: unknown, type: 'merge' | 'json', o: { dryRun?: boolean } = {}): Promise<DeploymentConfig> {
+    return this.doPatch(namespace, name, patch, type, undefined, o.dryRun);
   }
 }
 
@@ -638,7 +648,7 @@ export class FakeReplicationControllerClient extends FakeResourceClient<V1Replic
     this.api.record(action);
     const stored = this.existing(namespace, name);
     const rv = scale.metadata?.resourceVersion;
-    if (rv && rv !== stored.metadata?.resourceVersion) throw conflict(this.resource, name);
+    if (rv && rv !== stored.metadata?.resourceVersion) throw conflict(this.qualified, name);
     const replicas = scale.spec?.replicas ?? 0;
     const next = this.objects.mutate(namespace, name, (rc) => {
       if (rc.spec?.replicas === replicas) return;
@@ -685,6 +695,15 @@ export class FakeEventClient implements EventClient {
     if (this.objects.raw(namespace, name)) throw alreadyExists('events', name);
     this.api.commit(action, undefined, this.objects.put({ ...event, metadata: { ...event.metadata, name, namespace } }));
   }
+  /** Merge patch (count/lastTimestamp of a repeated event); 404 once the event is gone. */
+  async patch(namespace: string, name: string, patch: unknown): Promise<void> {
+    const action: Action = { verb: 'patch', resource: 'events', namespace, name, body: patch, patchType: 'merge' };
+    this.api.record(action);
+    const stored = this.objects.get(namespace, name);
+    if (!stored) throw notFound('events', name);
+    const next = this.objects.mutate(namespace, name, (e) => Object.assign(e, mergePatch(e, patch)));
+    this.api.commit(action, stored, next);
+  }
   async list(namespace: string, fieldSelector?: string): Promise<CoreV1Event[]> {
     this.api.record({ verb: 'list', resource: 'events', namespace, name: '', body: fieldSelector ? { fieldSelector } : undefined });
     const all = this.objects.list(namespace);
@@ -730,7 +749,7 @@ export class RecordingEventRecorder implements EventRecorder {
 
 export class FakeImageStreamClient extends FakeResourceClient<ImageStream> implements ImageStreamClient {
   constructor(api: FakeApi, objects: ObjectStore<ImageStream>) {
-    super(api, objects, { requireResourceVersion: true, statusSubresource: true });
+    super(api, objects, { requireResourceVersion: true, statusSubresource: true, group: 'image.openshift.io' });
   }
   get(namespace: string, name: string): Promise<ImageStream> {
     return this.doGet(namespace, name);

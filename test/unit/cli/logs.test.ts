@@ -2,10 +2,11 @@ import { describe, it, expect } from '@jest/globals';
 import type { CoreV1Event, V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
-import { ApiError } from '../../../src/controller/errors.js';
+import { ApiError, isNotFound } from '../../../src/controller/errors.js';
 import { main } from '../../../src/cli/index.js';
 import { orderRolloutPods, targetVersion } from '../../../src/cli/logs/logs.js';
 import type { LogsContext, PodLogOptions } from '../../../src/cli/logs/ports.js';
+import { newFakeCluster } from '../../support/fakes.js';
 import { Output } from '../../support/output.js';
 import { NS, makeDc } from './fixtures.js';
 
@@ -17,31 +18,43 @@ const pod = (name: string, phase: string, rc = 'web-2'): V1Pod => ({
 const rc = (name: string, phase: string, extra: Record<string, string> = {}): V1ReplicationController =>
   ({ metadata: { name, namespace: NS, annotations: { [Annotations.Phase]: phase, ...extra } } });
 
+/**
+ * A LogsContext over the fake cluster holding `dc`, `rcs` and `events` (by RC name). `pods[i]`
+ * is what the cluster holds when the command lists pods the i-th time (the last one stays).
+ */
 function logsHarness(opts: { dc?: DeploymentConfig; rcs?: V1ReplicationController[]; pods?: V1Pod[][]; logs?: Record<string, string>; events?: Record<string, CoreV1Event[]> }) {
+  const f = newFakeCluster();
+  if (opts.dc) f.dcs.put(opts.dc);
+  for (const r of opts.rcs ?? []) f.rcs.put(r);
+  for (const [rcName, events] of Object.entries(opts.events ?? {})) {
+    for (const e of events) f.events.put({ ...e, metadata: { ...e.metadata, namespace: NS }, involvedObject: { ...e.involvedObject, name: rcName } });
+  }
+  for (const [name, text] of Object.entries(opts.logs ?? {})) f.logs.texts.set(`${NS}/${name}`, text);
+  let listCalls = 0;
+  f.api.onAction((a) => {
+    if (a.resource !== 'pods' || a.verb !== 'list') return;
+    const lists = opts.pods ?? [[]];
+    for (const p of f.pods.list(NS)) f.pods.remove(NS, p.metadata!.name!);
+    for (const p of lists[Math.min(listCalls++, lists.length - 1)] ?? []) f.pods.put(p);
+  });
   const out = new Output();
   const err = new Output();
   const reads: Array<{ pod: string; container: string; opts: PodLogOptions }> = [];
-  let listCalls = 0;
   const selectors: string[] = [];
   const ctx: LogsContext = {
     out, err, namespace: NS,
-    getDc: async (name) => {
-      if (!opts.dc || name !== opts.dc.metadata.name) throw new ApiError('not found', 404, 'NotFound');
-      return opts.dc;
-    },
-    findRc: async (name) => opts.rcs?.find((r) => r.metadata?.name === name),
+    getDc: (name) => f.dcClient.get(NS, name),
+    findRc: async (name) => f.rcClient.get(NS, name).catch((e: unknown) => { if (isNotFound(e)) return undefined; throw e; }),
     listPods: async (selector) => {
       selectors.push(selector);
-      const lists = opts.pods ?? [[]];
-      return lists[Math.min(listCalls++, lists.length - 1)] ?? [];
+      return f.podClient.list(NS, selector);
     },
     streamPodLog: async (p, container, o) => {
       reads.push({ pod: p, container, opts: o });
-      const text = opts.logs?.[p];
-      if (text === undefined) throw new ApiError(`pods "${p}" not found`, 404, 'NotFound');
-      out.write(text);
+      if (!f.logs.texts.has(`${NS}/${p}`)) throw new ApiError(`pods "${p}" not found`, 404, 'NotFound');
+      await f.logs.follow(NS, p, container, out.asStream());
     },
-    listEvents: async (name) => opts.events?.[name] ?? [],
+    listEvents: (name) => f.eventClient.list(NS, `involvedObject.name=${name}`),
     sleep: async () => undefined,
   };
   const run = (args: string[]) => main(args, 'dcctl', { out, err, makeLogsContext: async () => ctx });

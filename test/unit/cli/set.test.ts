@@ -3,50 +3,45 @@ import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
 import { ApiError } from '../../../src/controller/errors.js';
 import { formatError } from '../../../src/cli/errors.js';
 import { main } from '../../../src/cli/index.js';
-import { applyMergePatch } from '../../../src/cli/merge-patch.js';
 import { parseEnv, splitEnvironmentFromResources, selectsContainer, updateEnv } from '../../../src/cli/set/env.js';
 import type { SetContext } from '../../../src/cli/set/ports.js';
 import { triggersAction } from '../../../src/cli/set/triggers.js';
+import { newFakeCluster } from '../../support/fakes.js';
 import { Output } from '../../support/output.js';
 import { NS, makeDc } from './fixtures.js';
 
-/** An in-memory SetContext: stores the DC, records each patch, applies merge patches. */
+/**
+ * A SetContext over the fake cluster holding `dc`. `conflicts`: that many patches find the DC
+ * changed by someone else in between (409 on their resourceVersion).
+ */
 function setHarness(dc: DeploymentConfig, opts: { conflicts?: number; sources?: Record<string, string[]>; stdin?: string } = {}) {
-  let stored = structuredClone(dc);
-  let rv = Number(dc.metadata.resourceVersion ?? '1');
+  const f = newFakeCluster();
+  const name = dc.metadata.name!;
+  f.dcs.put(dc, { keepResourceVersion: true });
   let conflicts = opts.conflicts ?? 0;
-  const patches: Array<{ patch: unknown; dryRun: boolean }> = [];
+  f.api.onAction((a) => {
+    if (a.resource === 'deploymentconfigs' && a.verb === 'patch' && conflicts > 0) {
+      conflicts--;
+      f.dcs.mutate(NS, name, () => undefined);
+    }
+  });
   const out = new Output();
   const err = new Output();
   const ctx: SetContext = {
     out, err, namespace: NS,
-    getDc: async (name) => {
-      if (name !== stored.metadata.name) throw new ApiError(`deploymentconfigs.apps.openshift.io "${name}" not found`, 404, 'NotFound');
-      return structuredClone(stored);
-    },
-    patchDc: async (_name, patch, { dryRun }) => {
-      patches.push({ patch: structuredClone(patch), dryRun });
-      const meta = (patch as { metadata?: { resourceVersion?: string } }).metadata;
-      if (conflicts > 0) {
-        conflicts--;
-        rv++; // someone else wrote in between
-        stored.metadata.resourceVersion = String(rv);
-      }
-      if (meta?.resourceVersion !== stored.metadata.resourceVersion) throw new ApiError('the object has been modified', 409, 'Conflict');
-      const next = applyMergePatch(stored, patch) as DeploymentConfig;
-      next.metadata.resourceVersion = String(++rv);
-      if (!dryRun) stored = next;
-      return structuredClone(next);
-    },
-    sourceKeys: async (kind, name) => {
-      const keys = opts.sources?.[`${kind}/${name}`];
-      if (!keys) throw new ApiError(`${kind}s "${name}" not found`, 404, 'NotFound');
+    getDc: (n) => f.dcClient.get(NS, n),
+    patchDc: (n, patch, { dryRun }) => f.dcClient.patch(NS, n, patch, 'merge', { dryRun }),
+    sourceKeys: async (kind, n) => {
+      const keys = opts.sources?.[`${kind}/${n}`];
+      if (!keys) throw new ApiError(`${kind}s "${n}" not found`, 404, 'NotFound');
       return keys;
     },
     readStdin: async () => opts.stdin ?? '',
   };
   const run = (args: string[]) => main(args, 'dcctl', { out, err, makeSetContext: async () => ctx });
-  return { ctx, out, err, patches, run, stored: () => stored };
+  /** Each patch sent, dry runs included. */
+  const patches = () => f.api.writes({ resource: 'deploymentconfigs' }).map((a) => ({ patch: a.body, dryRun: a.dryRun ?? false }));
+  return { ctx, out, err, patches, run, stored: () => f.dcs.get(NS, name)! };
 }
 
 const twoContainers = (): DeploymentConfig => {
@@ -63,8 +58,8 @@ describe('set image', () => {
     const h = setHarness(twoContainers());
     expect(await h.run(['set', 'image', 'dc/web', 'web=nginx:3'])).toBe(0);
     expect(h.out.text).toBe('deploymentconfig.apps.openshift.io/web image updated\n');
-    expect(h.patches).toHaveLength(1);
-    expect(h.patches[0]?.patch).toMatchObject({ metadata: { resourceVersion: '7' } });
+    expect(h.patches()).toHaveLength(1);
+    expect(h.patches()[0]?.patch).toMatchObject({ metadata: { resourceVersion: '7' } });
     expect(h.stored().spec.template?.spec?.containers.map((c) => c.image)).toEqual(['nginx:3', 'envoy:1']);
   });
 
@@ -75,7 +70,7 @@ describe('set image', () => {
     const h2 = setHarness(twoContainers());
     expect(await h2.run(['set', 'image', 'dc/web', 'web=nginx:2'])).toBe(0);
     expect(h2.out.text).toBe('');
-    expect(h2.patches).toEqual([]);
+    expect(h2.patches()).toEqual([]);
   });
 
   it('still applies the other pairs and fails naming a missing container', async () => {
@@ -89,9 +84,9 @@ describe('set image', () => {
     const h = setHarness(twoContainers());
     expect(await h.run(['set', 'image', 'dc/web', 'web=nginx:3', '--dry-run'])).toBe(0);
     expect(h.out.text).toBe('deploymentconfig.apps.openshift.io/web image updated (dry run)\n');
-    expect(h.patches).toEqual([]);
+    expect(h.patches()).toEqual([]);
     expect(await h.run(['set', 'image', 'dc/web', 'web=nginx:4', '--dry-run=server', '-o', 'yaml'])).toBe(0);
-    expect(h.patches.map((p) => p.dryRun)).toEqual([true]);
+    expect(h.patches().map((p) => p.dryRun)).toEqual([true]);
     expect(h.out.text).toContain('kind: DeploymentConfig');
     expect(h.out.text).toContain('image: nginx:4');
     expect(h.stored().spec.template?.spec?.containers[0]?.image).toBe('nginx:2');
@@ -100,7 +95,7 @@ describe('set image', () => {
   it('re-reads and retries when the DC changed under it (409 on the resourceVersion)', async () => {
     const h = setHarness(twoContainers(), { conflicts: 2 });
     expect(await h.run(['set', 'image', 'dc/web', 'web=nginx:9'])).toBe(0);
-    expect(h.patches).toHaveLength(3);
+    expect(h.patches()).toHaveLength(3);
     expect(h.stored().spec.template?.spec?.containers[0]?.image).toBe('nginx:9');
   });
 
@@ -137,7 +132,7 @@ describe('set env', () => {
     const h = setHarness(dc);
     expect(await h.run(['set', 'env', 'dc/web', '--list'])).toBe(0);
     expect(h.out.text).toBe('# deploymentconfigs/web, container web\nA=1\nB=2\n# P from configmap cfg, key p\n# deploymentconfigs/web, container sidecar\n');
-    expect(h.patches).toEqual([]);
+    expect(h.patches()).toEqual([]);
   });
 
   it('rejects bad input with oc\'s messages', async () => {
@@ -152,14 +147,14 @@ describe('set env', () => {
     expect(h.err.text).toContain('--list and --output may not be specified together');
     expect(await h.run(['set', 'env', 'dc/web', '--from=secret/missing'])).toBe(1);
     expect(h.err.text).toContain('error: secrets "missing" not found');
-    expect(h.patches).toEqual([]);
+    expect(h.patches()).toEqual([]);
   });
 
   it('warns when no container matches', async () => {
     const h = setHarness(twoContainers());
     expect(await h.run(['set', 'env', 'dc/web', 'A=1', '-c', 'db*'])).toBe(0);
     expect(h.err.text).toBe('warning: deploymentconfigs/web does not have any containers matching "db*"\n');
-    expect(h.patches).toEqual([]);
+    expect(h.patches()).toEqual([]);
   });
 
   it('pure helpers follow oc', () => {
@@ -203,9 +198,9 @@ describe('set triggers', () => {
     expect(await h.run(['set', 'triggers', 'dc/web', '--auto'])).toBe(0);
     expect(h.stored().spec.triggers?.map((t) => t.type)).toEqual(['ConfigChange', 'ImageChange']);
     expect(h.stored().spec.triggers?.[1]?.imageChangeParams?.automatic).toBe(true);
-    const before = h.patches.length;
+    const before = h.patches().length;
     expect(await h.run(['set', 'triggers', 'dc/web', '--auto'])).toBe(0);
-    expect(h.patches.length).toBe(before);
+    expect(h.patches().length).toBe(before);
   });
 
   it('--from-image adds a trigger for the named containers; --remove drops it; --from-config --remove drops config', async () => {
@@ -229,7 +224,7 @@ describe('set triggers', () => {
     expect(h.err.text).toContain('not all container names exist: nope (accepts: sidecar, web)');
     expect(await h.run(['set', 'triggers', 'dc/web', '--from-image=web'])).toBe(1);
     expect(h.err.text).toContain('the value of --from-image must include the tag you wish to pull from');
-    expect(h.patches).toEqual([]);
+    expect(h.patches()).toEqual([]);
     expect(() => triggersAction({ auto: true, manual: true }, NS)).toThrow('you must specify at most one of --auto or --manual');
     expect(() => triggersAction({ remove: true }, NS)).toThrow('--remove requires a flag defining a trigger type to be specified');
     expect(() => triggersAction({ removeAll: true, fromConfig: true }, NS)).toThrow('--remove-all may not be used with any other flag');

@@ -93,6 +93,17 @@ describe('fake API server: writes', () => {
     expect(Number(fresh.metadata?.resourceVersion)).toBeGreaterThan(Number(current));
   });
 
+  it('a dry-run patch is answered as if stored but changes nothing; errors name the group of a group resource', async () => {
+    const f = newFakeCluster();
+    const stored = f.dcs.put(dc());
+    const answer = await f.dcClient.patch('ns', 'web', { spec: { replicas: 3 } }, 'merge', { dryRun: true });
+    expect(answer.spec.replicas).toBe(3);
+    expect(f.dcs.get('ns', 'web')).toEqual(stored);
+    expect(f.api.writes()).toEqual([expect.objectContaining({ verb: 'patch', dryRun: true })]);
+    expect(f.api.commits).toEqual([]);
+    expect((await rejection(f.dcClient.get('ns', 'nope')) as Error).message).toBe('deploymentconfigs.apps.openshift.io "nope" not found');
+  });
+
   it('scale updates spec.replicas (generation only when it changes) and checks the resourceVersion', async () => {
     const f = newFakeCluster();
     f.rcs.put(rc('web-1', { app: 'web' }, 2));
