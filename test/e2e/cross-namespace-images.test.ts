@@ -166,5 +166,18 @@ describe('cross-namespace image references need get imagestreams/layers in the s
     kubectl(['create', '-f', '-'], streamJson(a, 'late', [fromB('prod')]));
     expect((await waitFor('A/late:prod resolved', async () => (await getStream(a, 'late')).status?.tags?.[0]?.items?.[0])).dockerImageReference).toBe(secret);
     expect(image(await dcs.get('early'))).toBe(' ');
+
+    // --cross-namespace-images=deny: nothing more comes from B, even for admitted objects; what
+    // was copied stays in the history.
+    await controller.stop();
+    controller = startController('', ['--cross-namespace-images=deny']);
+    kubectl(['create', '-f', '-'], streamJson(a, 'denied', [fromB('prod')]));
+    const denied = await waitFor('A/denied:prod refused', async () => (await getStream(a, 'denied')).status?.tags?.[0]?.conditions?.[0]);
+    expect(denied).toMatchObject({ reason: 'Forbidden', message: `reference from ImageStream "${a}/denied" to images in namespace "${b}" refused: the controller runs with --cross-namespace-images=deny` });
+    const late = await waitFor('A/late:prod refused', async () => {
+      const tag = (await getStream(a, 'late')).status?.tags?.[0];
+      return tag?.conditions?.[0]?.reason === 'Forbidden' ? tag : undefined;
+    });
+    expect(late.items?.[0]?.dockerImageReference).toBe(secret);
   }, 180_000);
 });
