@@ -6,15 +6,14 @@ import type { V1ReplicationController } from '@kubernetes/client-node';
 import { isNotFound } from '../controller/errors.js';
 import type { RcWatcher } from './ports.js';
 import { WaitTimeoutError, WatchedObjectDeletedError } from './ports.js';
-import { rcName, rcNamespace, specReplicas } from './util.js';
+import { allReplicasAvailable } from './steps.js';
+import { rcName, rcNamespace } from './util.js';
 
 /** Decides whether a scaled RC is good enough to continue the rollout. */
 export interface UpdateAcceptor {
   accept(rc: V1ReplicationController): Promise<void>;
 }
 
-const allReplicasAvailable = (rc: V1ReplicationController): boolean =>
-  (rc.status?.availableReplicas ?? 0) === specReplicas(rc);
 
 /**
  * "All pods available": accepts once `status.availableReplicas == spec.replicas` (minReadySeconds

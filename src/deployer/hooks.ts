@@ -10,6 +10,7 @@ import { Annotations, Defaults, Labels } from '../apis/constants.js';
 import type { DeploymentStrategy, LifecycleHook, TagImageHook } from '../apis/deploymentconfig.js';
 import { decodeDeploymentConfig } from '../apis/encoded.js';
 import { isAlreadyExists } from '../controller/errors.js';
+import type { ImageStreamClient } from '../image/ports.js';
 import { parseImageStreamTagName } from '../image/resolve.js';
 import { tagIntoStream } from '../image/tag.js';
 import { deployerPodNameFor, getPodName, rcLabelValue } from '../util/naming.js';
@@ -215,59 +216,21 @@ export function newHookExecutor(deps: DeployerDeps, events: DeployerEvents, out:
     if (!completed) out.write(`--> ${label}: Success\n`);
   };
 
-  /**
-   * tagImages (§6.6): the image of each named container is tagged into `to` (an ImageStreamTag,
-   * here the spec tag of an ImageStream, created if absent). Errors are aggregated.
-   */
-  const executeTagImages = async (tags: TagImageHook[], rc: V1ReplicationController, label: HookLabel): Promise<void> => {
-    const client = deps.imageStreams;
-    if (!client) throw new Error(TagImagesUnsupportedMessage);
-    const errors: string[] = [];
-    for (const t of tags) {
-      const image = findContainer(rc, t.containerName)?.image;
-      if (image === undefined) {
-        errors.push(`unable to find image for container ${goQuote(t.containerName)}, container could not be found`);
-        continue;
-      }
-      const namespace = t.to.namespace || rcNamespace(rc);
-      const to = parseImageStreamTagName(t.to.name ?? '');
-      if (!to) {
-        errors.push(`invalid ImageStreamTag name ${goQuote(t.to.name ?? '')}`);
-        continue;
-      }
-      try {
-        await tagIntoStream(client, namespace, to.stream, to.tag, { kind: 'DockerImage', name: image });
-        out.write(`--> ${label}: Tagged ${goQuote(image)} into ${namespace}/${t.to.name ?? ''}\n`);
-      } catch (err) {
-        errors.push(errorMessage(err));
-      }
-    }
-    if (errors.length > 0) throw new Error(aggregateMessage(errors));
-  };
+  const executeTagImages = (tags: TagImageHook[], rc: V1ReplicationController, label: HookLabel): Promise<void> =>
+    tagHookImages(deps.imageStreams, tags, rc, label, (line) => out.write(`${line}\n`));
 
   return {
     async execute(hook, rc, suffix, label) {
-      const namespace = rcNamespace(rc);
-      const name = rcName(rc);
       let error: unknown;
       if (hook.tagImages && hook.tagImages.length > 0) {
-        const images = hook.tagImages.flatMap((t) => {
-          const c = findContainer(rc, t.containerName);
-          return c ? [`image ${goQuote(c.image ?? '')} as ${goQuote(t.to.name ?? '')}`] : [];
-        });
-        await events.recordConfigEvent(rc, 'Normal', 'Started', `Running ${label}-hook (TagImages) ${images.join(',')} for rc ${namespace}/${name}`);
+        await events.recordConfigEvent(rc, 'Normal', 'Started', hookStartedMessage(hook, rc, label));
         try {
           await executeTagImages(hook.tagImages, rc, label);
         } catch (err) {
           error = err;
         }
       } else if (hook.execNewPod) {
-        await events.recordConfigEvent(
-          rc,
-          'Normal',
-          'Started',
-          `Running ${label}-hook (${goQuote(hook.execNewPod.command.join(' '))}) for rc ${namespace}/${name}`,
-        );
+        await events.recordConfigEvent(rc, 'Normal', 'Started', hookStartedMessage(hook, rc, label));
         try {
           await executeExecNewPod(hook, rc, suffix, label);
         } catch (err) {
@@ -276,21 +239,90 @@ export function newHookExecutor(deps: DeployerDeps, events: DeployerEvents, out:
       }
 
       if (error === undefined) {
-        await events.recordConfigEvent(rc, 'Normal', 'Completed', `The ${label}-hook for rc ${namespace}/${name} completed successfully`);
+        await events.recordConfigEvent(rc, 'Normal', 'Completed', hookCompletedMessage(rc, label));
         return;
       }
-      const message = errorMessage(error);
-      switch (hook.failurePolicy) {
-        case 'Abort':
-        case 'Retry':
-          await events.recordConfigEvent(rc, 'Warning', 'Failed', `The ${label}-hook failed: ${message}, aborting rollout of ${namespace}/${name}`);
-          throw new Error(`the ${label} hook failed: ${message}, aborting rollout of ${namespace}/${name}`, { cause: error });
-        case 'Ignore':
-          await events.recordConfigEvent(rc, 'Warning', 'Failed', `The ${label}-hook failed: ${message} (ignore), rollout of ${namespace}/${name} will continue`);
-          return;
-        default:
-          throw error;
-      }
+      const outcome = hookFailureOutcome(hook, rc, label, errorMessage(error));
+      if (!outcome) throw error;
+      await events.recordConfigEvent(rc, 'Warning', 'Failed', outcome.event);
+      if (outcome.abort) throw new Error(outcome.abort, { cause: error });
     },
   };
+}
+
+/** The `Started` event of a hook (both deployer modes). */
+export function hookStartedMessage(hook: LifecycleHook, rc: V1ReplicationController, label: HookLabel): string {
+  const where = `${rcNamespace(rc)}/${rcName(rc)}`;
+  if (hook.tagImages && hook.tagImages.length > 0) {
+    const images = hook.tagImages.flatMap((t) => {
+      const c = findContainer(rc, t.containerName);
+      return c ? [`image ${goQuote(c.image ?? '')} as ${goQuote(t.to.name ?? '')}`] : [];
+    });
+    return `Running ${label}-hook (TagImages) ${images.join(',')} for rc ${where}`;
+  }
+  return `Running ${label}-hook (${goQuote(hook.execNewPod?.command.join(' ') ?? '')}) for rc ${where}`;
+}
+
+/** The `Completed` event of a hook. */
+export function hookCompletedMessage(rc: V1ReplicationController, label: HookLabel): string {
+  return `The ${label}-hook for rc ${rcNamespace(rc)}/${rcName(rc)} completed successfully`;
+}
+
+/**
+ * What a failed hook's failure policy makes of the failure: the Warning `Failed` event and, for
+ * Abort and Retry, the error that aborts the rollout (`abort`); Ignore continues. Undefined for
+ * an unknown policy (the error itself aborts, without an event).
+ */
+export function hookFailureOutcome(
+  hook: LifecycleHook, rc: V1ReplicationController, label: HookLabel, message: string,
+): { event: string; abort?: string } | undefined {
+  const where = `${rcNamespace(rc)}/${rcName(rc)}`;
+  switch (hook.failurePolicy) {
+    case 'Abort':
+    case 'Retry':
+      return {
+        event: `The ${label}-hook failed: ${message}, aborting rollout of ${where}`,
+        abort: `the ${label} hook failed: ${message}, aborting rollout of ${where}`,
+      };
+    case 'Ignore':
+      return { event: `The ${label}-hook failed: ${message} (ignore), rollout of ${where} will continue` };
+    default:
+      return undefined;
+  }
+}
+
+/**
+ * tagImages (§6.6): the image of each named container is tagged into `to` (an ImageStreamTag,
+ * here the spec tag of an ImageStream, created if absent). Errors are aggregated. Both deployer
+ * modes run it; `progress` receives one line per tag.
+ */
+export async function tagHookImages(
+  client: ImageStreamClient | undefined,
+  tags: TagImageHook[],
+  rc: V1ReplicationController,
+  label: HookLabel,
+  progress: (line: string) => void,
+): Promise<void> {
+  if (!client) throw new Error(TagImagesUnsupportedMessage);
+  const errors: string[] = [];
+  for (const t of tags) {
+    const image = findContainer(rc, t.containerName)?.image;
+    if (image === undefined) {
+      errors.push(`unable to find image for container ${goQuote(t.containerName)}, container could not be found`);
+      continue;
+    }
+    const namespace = t.to.namespace || rcNamespace(rc);
+    const to = parseImageStreamTagName(t.to.name ?? '');
+    if (!to) {
+      errors.push(`invalid ImageStreamTag name ${goQuote(t.to.name ?? '')}`);
+      continue;
+    }
+    try {
+      await tagIntoStream(client, namespace, to.stream, to.tag, { kind: 'DockerImage', name: image });
+      progress(`--> ${label}: Tagged ${goQuote(image)} into ${namespace}/${t.to.name ?? ''}`);
+    } catch (err) {
+      errors.push(errorMessage(err));
+    }
+  }
+  if (errors.length > 0) throw new Error(aggregateMessage(errors));
 }

@@ -2,8 +2,7 @@
  * The Recreate strategy (oc `strategy/recreate/recreate.go`, design.md §6.3). Also the
  * delegate of the Rolling strategy for first rollouts.
  */
-import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
-import { Defaults, HookSuffix } from '../apis/constants.js';
+import type { V1ReplicationController } from '@kubernetes/client-node';
 import { decodeDeploymentConfig } from '../apis/encoded.js';
 import { applyDefaults, selectorString } from '../apps/index.js';
 import { errorMessage } from '../util/error-message.js';
@@ -11,12 +10,10 @@ import type { UpdateAcceptor } from './acceptor.js';
 import { acceptAvailablePods } from './acceptor.js';
 import { recreateScaleAndWait } from './scaler.js';
 import type { DeploymentStrategy, StrategyContext } from './strategy.js';
-import { ConditionReachedError, percentageBetween, rcName, rcNamespace } from './util.js';
+import { hasRunningPod, recreateStages, stageTiming, untilReached } from './steps.js';
+import { ConditionReachedError, parsePercentage, rcName, rcNamespace } from './util.js';
 
-/** `hasRunningPod`: Pending, Running and Unknown (node unreachable) pods count as running. */
-export function hasRunningPod(pods: V1Pod[]): boolean {
-  return pods.some((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed');
-}
+export { hasRunningPod };
 
 /** The Recreate strategy, with the acceptor injectable for first Rolling rollouts. */
 export class RecreateStrategy implements DeploymentStrategy {
@@ -51,98 +48,72 @@ export class RecreateStrategy implements DeploymentStrategy {
       throw new Error(`couldn't decode config from deployment ${rcName(to)}: ${errorMessage(err)}`, { cause: err });
     }
     const params = config.spec.strategy?.recreateParams;
-    const rollingParams = config.spec.strategy?.rollingParams;
     // A Rolling DC's first rollout comes through here and takes the rolling timeout.
-    let timeoutSeconds: number = Defaults.RecreateTimeoutSeconds;
-    if (params?.timeoutSeconds !== undefined) timeoutSeconds = params.timeoutSeconds;
-    if (rollingParams?.timeoutSeconds !== undefined) timeoutSeconds = rollingParams.timeoutSeconds;
-    const timeoutMs = timeoutSeconds * 1000;
+    const timing = stageTiming(config);
+    const timeoutMs = timing.timeoutMs;
     const accept = acceptor ?? acceptAvailablePods(deps.rcWatcher, timeoutMs);
+    const stages = recreateStages(params, from !== undefined, desiredReplicas);
 
-    if (params?.pre) {
-      try {
-        await hooks.execute(params.pre, to, HookSuffix.Pre, 'pre');
-      } catch (err) {
-        throw new Error(`pre hook failed: ${errorMessage(err)}`, { cause: err });
-      }
-    }
-    if (until === 'pre') throw new ConditionReachedError('pre hook succeeded');
-
+    let current = to;
+    // Warning events of both RCs are forwarded once the pre hook has passed.
+    let forwardWarnings = false;
     try {
-      if (from) {
-        out.write(`--> Scaling ${rcName(from)} down to zero\n`);
-        try {
-          await recreateScaleAndWait(deps, from, 0, timeoutMs);
-        } catch (err) {
-          throw new Error(`couldn't scale ${rcName(from)} to 0: ${errorMessage(err)}`, { cause: err });
-        }
-        await this.waitForTerminatedPods(from, (params?.timeoutSeconds ?? Defaults.RecreateTimeoutSeconds) * 1000);
-      }
-      if (until === '0%') throw new ConditionReachedError('Reached 0% (no running pods)');
-
-      if (params?.mid) {
-        try {
-          await hooks.execute(params.mid, to, HookSuffix.Mid, 'mid');
-        } catch (err) {
-          throw new Error(`mid hook failed: ${errorMessage(err)}`, { cause: err });
-        }
-      }
-      if (until === 'mid') throw new ConditionReachedError('mid hook succeeded');
-
-      let accepted = false;
-      let current = to;
-      if (desiredReplicas > 0) {
-        if (from) {
-          out.write(`--> Scaling ${rcName(to)} to 1 before performing acceptance check\n`);
-          let updated: V1ReplicationController;
-          try {
-            updated = await recreateScaleAndWait(deps, current, 1, timeoutMs);
-          } catch (err) {
-            throw new Error(`couldn't scale ${rcName(to)} to 1: ${errorMessage(err)}`, { cause: err });
+      for (const stage of stages) {
+        switch (stage.kind) {
+          case 'hook':
+            try {
+              await hooks.execute(stage.hook, stage.point === 'post' ? current : to, stage.suffix, stage.point);
+            } catch (err) {
+              throw new Error(`${stage.point} hook failed: ${errorMessage(err)}`, { cause: err });
+            }
+            break;
+          case 'until': {
+            const reached = untilReached(stage, until, parsePercentage);
+            if (reached) throw new ConditionReachedError(reached);
+            if ('exact' in stage.test && stage.test.exact === 'pre') forwardWarnings = true;
+            break;
           }
-          try {
-            await accept.accept(updated);
-          } catch (err) {
-            throw new Error(`update acceptor rejected ${rcName(to)}: ${errorMessage(err)}`, { cause: err });
+          case 'scaleDownFrom':
+            if (!from) break;
+            out.write(`--> Scaling ${rcName(from)} down to zero\n`);
+            try {
+              await recreateScaleAndWait(deps, from, 0, timeoutMs);
+            } catch (err) {
+              throw new Error(`couldn't scale ${rcName(from)} to 0: ${errorMessage(err)}`, { cause: err });
+            }
+            await this.waitForTerminatedPods(from, timing.recreateTimeoutMs);
+            break;
+          case 'scaleTo': {
+            const beforeAcceptance = stage.accept && from !== undefined;
+            if (beforeAcceptance || current.spec?.replicas !== stage.replicas) {
+              out.write(beforeAcceptance
+                ? `--> Scaling ${rcName(to)} to 1 before performing acceptance check\n`
+                : `--> Scaling ${rcName(to)} to ${stage.replicas}\n`);
+              try {
+                current = await recreateScaleAndWait(deps, current, stage.replicas, timeoutMs);
+              } catch (err) {
+                throw new Error(`couldn't scale ${rcName(to)} to ${stage.replicas}: ${errorMessage(err)}`, { cause: err });
+              }
+            }
+            if (stage.accept) {
+              try {
+                await accept.accept(current);
+              } catch (err) {
+                throw new Error(`update acceptor rejected ${rcName(to)}: ${errorMessage(err)}`, { cause: err });
+              }
+            }
+            break;
           }
-          accepted = true;
-          current = updated;
-          if (percentageBetween(until, 1, 99)) throw new ConditionReachedError(`Reached ${until}`);
-        }
-
-        if (current.spec?.replicas !== desiredReplicas) {
-          out.write(`--> Scaling ${rcName(to)} to ${desiredReplicas}\n`);
-          try {
-            current = await recreateScaleAndWait(deps, current, desiredReplicas, timeoutMs);
-          } catch (err) {
-            throw new Error(`couldn't scale ${rcName(to)} to ${desiredReplicas}: ${errorMessage(err)}`, { cause: err });
-          }
-        }
-
-        if (!accepted) {
-          try {
-            await accept.accept(current);
-          } catch (err) {
-            throw new Error(`update acceptor rejected ${rcName(to)}: ${errorMessage(err)}`, { cause: err });
-          }
-        }
-      }
-
-      if ((!from && percentageBetween(until, 1, 100)) || (from && until === '100%')) {
-        throw new ConditionReachedError(`Reached ${until}`);
-      }
-
-      if (params?.post) {
-        try {
-          await hooks.execute(params.post, current, HookSuffix.Post, 'post');
-        } catch (err) {
-          throw new Error(`post hook failed: ${errorMessage(err)}`, { cause: err });
+          default:
+            throw new Error(`stage ${stage.kind} is not a Recreate stage`);
         }
       }
     } finally {
-      // Go defers `to` after `from`, so `to` is reported first.
-      await events.recordConfigWarnings(to, out);
-      await events.recordConfigWarnings(from, out);
+      if (forwardWarnings) {
+        // Go defers `to` after `from`, so `to` is reported first.
+        await events.recordConfigWarnings(to, out);
+        await events.recordConfigWarnings(from, out);
+      }
     }
   }
 

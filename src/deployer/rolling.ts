@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { V1ReplicationController } from '@kubernetes/client-node';
-import { Annotations, Defaults, HookSuffix } from '../apis/constants.js';
+import { Annotations } from '../apis/constants.js';
 import { decodeDeploymentConfig } from '../apis/encoded.js';
 import { isConflict } from '../controller/errors.js';
 import { applyDefaults, labelFor } from '../apps/index.js';
@@ -13,6 +13,7 @@ import { errorMessage } from '../util/error-message.js';
 import { acceptAvailablePods } from './acceptor.js';
 import type { RecreateStrategy } from './recreate.js';
 import { RollingUpdater } from './rolling-updater.js';
+import { rollingStages, stageTiming, untilReached, type RolloutStage, type StageTiming } from './steps.js';
 import type { DeploymentStrategy, StrategyContext } from './strategy.js';
 import { ConditionReachedError, parsePercentage, rcName, rcNamespace } from './util.js';
 
@@ -45,72 +46,96 @@ export class RollingStrategy implements DeploymentStrategy {
       throw new Error(`couldn't decode DeploymentConfig from deployment ${labelFor(to)}: ${errorMessage(err)}`, { cause: err });
     }
     const params = config.spec.strategy?.rollingParams ?? {};
-    const timeoutSeconds = params.timeoutSeconds ?? Defaults.RollingTimeoutSeconds;
-    const acceptor = acceptAvailablePods(deps.rcWatcher, timeoutSeconds * 1000);
+    const timing = stageTiming(config);
+    const acceptor = acceptAvailablePods(deps.rcWatcher, timing.timeoutMs);
 
-    const runHook = async (which: 'pre' | 'post', target: V1ReplicationController): Promise<void> => {
-      const hook = params[which];
-      if (!hook) return;
+    const runHook = async (stage: Extract<RolloutStage, { kind: 'hook' }>, target: V1ReplicationController): Promise<void> => {
       try {
-        await hooks.execute(hook, target, which === 'pre' ? HookSuffix.Pre : HookSuffix.Post, which);
+        await hooks.execute(stage.hook, target, stage.suffix, stage.point);
       } catch (err) {
-        throw new Error(`${which} hook failed: ${errorMessage(err)}`, { cause: err });
+        throw new Error(`${stage.point} hook failed: ${errorMessage(err)}`, { cause: err });
       }
     };
 
     if (!from) {
-      // The rolling updater only moves between two RCs.
-      await runHook('pre', to);
+      // The rolling updater only moves between two RCs: the rolling hooks around the Recreate path.
+      const stages = rollingStages(params, undefined, false, desiredReplicas);
+      const pre = stages.find((s) => s.kind === 'hook' && s.point === 'pre');
+      const post = stages.find((s) => s.kind === 'hook' && s.point === 'post');
+      if (pre?.kind === 'hook') await runHook(pre, to);
       await this.initial.deployWithAcceptor(undefined, to, desiredReplicas, acceptor);
-      await runHook('post', to);
+      if (post?.kind === 'hook') await runHook(post, to);
       return;
     }
 
+    let target: V1ReplicationController = to;
     try {
-      await runHook('pre', to);
-      if (until === 'pre') throw new ConditionReachedError('pre hook succeeded');
-      if (until === '0%') throw new ConditionReachedError('Reached 0% (before rollout)');
-
-      // The updater requires `<from>:<uid>` on the new RC. A fresh field manager per invocation
-      // means a later plain update cannot silently clear it; a Conflict means another manager
-      // already owns it, i.e. it is set.
-      const namespace = rcNamespace(to);
-      const sourceId = `${rcName(from)}:${from.metadata?.uid ?? ''}`;
-      const manager = `deployer-invocation-${(deps.uuid ?? randomUUID)()}`;
-      let target: V1ReplicationController;
-      try {
-        target = await deps.applier.applyAnnotations(namespace, rcName(to), { [Annotations.UpdateSourceId]: sourceId }, manager);
-      } catch (err) {
-        if (!isConflict(err)) throw new Error(`couldn't assign source annotation to deployment ${rcName(to)}: ${errorMessage(err)}`, { cause: err });
-        try {
-          target = await deps.rcs.get(namespace, rcName(to));
-        } catch {
-          throw err;
+      for (const stage of rollingStages(params, undefined, true, desiredReplicas)) {
+        switch (stage.kind) {
+          case 'hook':
+            await runHook(stage, target);
+            break;
+          case 'until': {
+            const reached = untilReached(stage, until, parsePercentage);
+            if (reached) throw new ConditionReachedError(reached);
+            break;
+          }
+          case 'rolling':
+            target = await this.rollingUpdate(from, to, config.spec.minReadySeconds ?? 0, timing);
+            break;
+          default:
+            throw new Error(`stage ${stage.kind} is not a Rolling stage`);
         }
       }
-
-      await new RollingUpdater(deps, namespace).update({
-        out: rollingUpdaterWriter(out),
-        oldRc: from,
-        newRc: target,
-        updatePeriodMs: (params.updatePeriodSeconds ?? Defaults.RollingUpdatePeriodSeconds) * 1000,
-        intervalMs: (params.intervalSeconds ?? Defaults.RollingIntervalSeconds) * 1000,
-        timeoutMs: timeoutSeconds * 1000,
-        minReadySeconds: config.spec.minReadySeconds ?? 0,
-        maxSurge: params.maxSurge,
-        maxUnavailable: params.maxUnavailable,
-        onProgress: (_old, _new, percentage) => {
-          const expect = parsePercentage(until);
-          if (expect !== undefined && percentage >= expect) {
-            throw new ConditionReachedError(`Reached ${until} (currently ${percentage}%)`);
-          }
-        },
-      });
-
-      await runHook('post', target);
     } finally {
       await events.recordConfigWarnings(to, out);
       await events.recordConfigWarnings(from, out);
     }
+  }
+
+  /** The `rolling` stage: marks `to` with its source and runs the rolling updater. */
+  private async rollingUpdate(
+    from: V1ReplicationController,
+    to: V1ReplicationController,
+    minReadySeconds: number,
+    timing: StageTiming,
+  ): Promise<V1ReplicationController> {
+    const { deps, out, until } = this.ctx;
+    // The updater requires `<from>:<uid>` on the new RC. A fresh field manager per invocation
+    // means a later plain update cannot silently clear it; a Conflict means another manager
+    // already owns it, i.e. it is set.
+    const namespace = rcNamespace(to);
+    const sourceId = `${rcName(from)}:${from.metadata?.uid ?? ''}`;
+    const manager = `deployer-invocation-${(deps.uuid ?? randomUUID)()}`;
+    let target: V1ReplicationController;
+    try {
+      target = await deps.applier.applyAnnotations(namespace, rcName(to), { [Annotations.UpdateSourceId]: sourceId }, manager);
+    } catch (err) {
+      if (!isConflict(err)) throw new Error(`couldn't assign source annotation to deployment ${rcName(to)}: ${errorMessage(err)}`, { cause: err });
+      try {
+        target = await deps.rcs.get(namespace, rcName(to));
+      } catch {
+        throw err;
+      }
+    }
+
+    await new RollingUpdater(deps, namespace).update({
+      out: rollingUpdaterWriter(out),
+      oldRc: from,
+      newRc: target,
+      updatePeriodMs: timing.updatePeriodMs,
+      intervalMs: timing.intervalMs,
+      timeoutMs: timing.timeoutMs,
+      minReadySeconds,
+      maxSurge: timing.maxSurge,
+      maxUnavailable: timing.maxUnavailable,
+      onProgress: (_old, _new, percentage) => {
+        const expect = parsePercentage(until);
+        if (expect !== undefined && percentage >= expect) {
+          throw new ConditionReachedError(`Reached ${until} (currently ${percentage}%)`);
+        }
+      },
+    });
+    return target;
   }
 }
