@@ -27,6 +27,8 @@ export interface ManagerOptions {
   readonly deployerTolerations?: readonly V1Toleration[];
   /** Create the deployer service account and role binding in a namespace on first use. */
   readonly manageDeployerAccess: boolean;
+  /** Who runs Rolling/Recreate rollouts of DCs without the deploy.dcctl.io/deployer annotation (default pod). */
+  readonly defaultDeployer?: 'pod' | 'inline';
   readonly enableDcController: boolean;
   readonly enableDeployerController: boolean;
   /** Run the image trigger controller (needs the ImageStream CRD). */

@@ -116,9 +116,14 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     controllers.push(newDeployerController(informers, {
       rcs: rcWriter, rcLister: rcCache, pods: api.pods, recorder: recorder('deployer-controller'),
       ensureDeployerAccess: (namespace) => access.ensure(namespace),
+      rcsOfDc: (namespace, dc) => rcInformer.byIndex('dcLabel', `${namespace}/${dc}`)
+        .map((rc) => rcCache.get(namespace, rc.metadata?.name ?? '') ?? rc),
+      events: api.events,
+      imageStreams: opts.enableImageTriggerController ? api.streams : undefined,
     }, ctx, {
       deployerImage: opts.deployerImage, deployerCommand: opts.deployerCommand, serviceAccount: opts.deployerServiceAccount,
       environment: opts.deployerEnvironment, nodeSelector: opts.deployerNodeSelector, tolerations: opts.deployerTolerations,
+      defaultDeployer: opts.defaultDeployer,
     }));
   }
   metrics.registerRolloutMetrics(rcInformer);

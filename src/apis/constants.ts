@@ -29,7 +29,17 @@ export const Annotations = {
   InstantiateRequest: 'deploy.dcctl.io/instantiate',
   /** Acknowledgement the controller writes once it has handled an instantiate request. */
   InstantiateAck: 'deploy.dcctl.io/instantiate-ack',
+  /**
+   * This project's choice of deployer (design.md §6.8): `inline` (the deployer controller runs the
+   * rollout, no deployer pod) or `pod`, on a DC; on an RC, the mode its rollout runs in.
+   */
+  DeployerMode: 'deploy.dcctl.io/deployer',
+  /** Progress of a pod-less rollout on its RC: `<stage index> <RFC 3339 start of that stage>`. */
+  InlineStage: 'deploy.dcctl.io/inline-stage',
 } as const;
+
+export const DeployerModes = ['pod', 'inline'] as const;
+export type DeployerMode = (typeof DeployerModes)[number];
 
 export const Labels = {
   DeploymentConfig: 'openshift.io/deployment-config.name',

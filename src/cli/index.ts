@@ -82,6 +82,7 @@ const controllerFlags = <T extends CommonArgs>(c: Argv<T>) => c
   .option('deployer-node-selector', { type: 'string', array: true, describe: 'key=value added to the node selector of deployer pods; the template\'s keys win (several separated by spaces)' })
   .option('deployer-toleration', { type: 'string', array: true, describe: 'key[=value][:effect] toleration added to deployer pods after the template\'s (several separated by spaces)' })
   .option('deployer-service-account', { type: 'string', default: 'deployer', describe: 'Service account of deployer pods' })
+  .option('default-deployer', { type: 'string', default: 'pod', choices: ['pod', 'inline'] as const, describe: 'Who runs Rolling and Recreate rollouts of DCs without the deploy.dcctl.io/deployer annotation: pod (a <rc>-deploy pod, as OpenShift) or inline (this controller, no deployer pod; docs/design.md §6.8)' })
   .option('manage-deployer-access', { type: 'boolean', default: true, describe: 'Create the deployer service account and its system:deployers RoleBinding whenever a rollout finds them missing (false: only report them missing)' })
   .option('enable-dc-controller', { type: 'boolean', default: true, describe: 'Run the DeploymentConfig controller' })
   .option('enable-deployer-controller', { type: 'boolean', default: true, describe: 'Run the deployer controller' })
@@ -113,6 +114,7 @@ function managerOptions(a: ControllerArgs): ManagerOptions {
     deployerNodeSelector: parseKeyValues(a.deployerNodeSelector, '--deployer-node-selector'),
     deployerTolerations: parseTolerations(a.deployerToleration),
     manageDeployerAccess: a.manageDeployerAccess,
+    defaultDeployer: a.defaultDeployer as 'pod' | 'inline',
     enableDcController: a.enableDcController,
     enableDeployerController: a.enableDeployerController,
     enableImageTriggerController: a.enableImageTriggerController,

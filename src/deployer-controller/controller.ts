@@ -6,15 +6,17 @@
  * pods all carry it). Pod adds are not handled.
  */
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
-import { Annotations } from '../apis/constants.js';
+import { Annotations, Labels } from '../apis/constants.js';
 import { DeployerPods, ReplicationControllers } from '../apis/resources.js';
 import { ActionableError } from '../controller/errors.js';
+import type { ImageStreamClient } from '../image/ports.js';
 import type {
-  EventRecorder, EventSource, InformerSource, Lister, PodClient, ReplicationControllerClient,
+  EventClient, EventRecorder, EventSource, InformerSource, Lister, PodClient, ReplicationControllerClient,
 } from '../controller/ports.js';
 import { newController, newQueue, type Controller, type ControllerContext } from '../controller/runner.js';
 import type { WorkQueue } from '../controller/workqueue.js';
 import { objectKey } from '../util/keys.js';
+import { InlineRollouts } from './inline.js';
 import type { DeployerControllerOptions } from './options.js';
 import { onDeployerDropped, syncDeployment, type DeployerSyncDeps } from './sync.js';
 
@@ -26,6 +28,12 @@ export interface DeployerControllerClients {
   readonly rcLister: Lister<V1ReplicationController>;
   /** Creates the deployer service account and role binding in a namespace (undefined: never). */
   readonly ensureDeployerAccess?: (namespace: string) => Promise<string[] | void>;
+  /** Pod-less rollouts: the RCs of a DC from an index (default: a scan of the namespace). */
+  readonly rcsOfDc?: (namespace: string, dcName: string) => V1ReplicationController[];
+  /** Pod-less rollouts: lists RC events to forward their warnings to the DC. */
+  readonly events?: EventClient;
+  /** Pod-less rollouts: ImageStreams for tagImages hooks. */
+  readonly imageStreams?: ImageStreamClient;
 }
 
 /**
@@ -42,10 +50,13 @@ export function newDeployerController(
   const pods = informers.informerFor<V1Pod>(DeployerPods);
   const name = 'deployer';
   const queue = newQueue(ctx, name);
-  wireDeployerController({ rcs, pods, rcLister: rcs, queue });
+  const inline = new InlineRollouts();
+  wireDeployerController({ rcs, pods, rcLister: rcs, queue, inline });
   const deps: DeployerSyncDeps = {
     rcLister: clients.rcLister, podLister: pods, rcClient: clients.rcs, podClient: clients.pods, recorder: clients.recorder,
     clock: ctx.clock, log: ctx.log.child({ controller: name }), ensureDeployerAccess: clients.ensureDeployerAccess, options,
+    inline, rcsOfDc: clients.rcsOfDc, events: clients.events, imageStreams: clients.imageStreams,
+    enqueueAfter: (key, delayMs) => queue.addAfter(key, delayMs),
   };
   const sync = (key: string, sctx: { willBeDropped: boolean }) => syncDeployment(deps, key, sctx.willBeDropped);
   return newController(ctx, name, queue, sync, {
@@ -87,13 +98,19 @@ export function wireDeployerController(opts: {
   pods: EventSource<V1Pod>;
   rcLister: Lister<V1ReplicationController>;
   queue: WorkQueue;
+  inline?: InlineRollouts;
 }): void {
-  const { rcs, pods, rcLister, queue } = opts;
+  const { rcs, pods, rcLister, queue, inline } = opts;
   const enqueueRc = (rc: V1ReplicationController) => {
     if (isDeploymentRc(rc) && rc.metadata?.namespace && rc.metadata.name) queue.add(objectKey(rc.metadata.namespace, rc.metadata.name));
   };
   rcs.on('add', enqueueRc);
   rcs.on('update', (old, rc) => {
+    // A pod-less rollout in flight reads its RCs' status (§6.8): any change of one of its DC's
+    // RCs wakes it.
+    const dc = rc.metadata?.labels?.[Labels.DeploymentConfig];
+    const inflight = dc && inline ? inline.inflightFor(objectKey(rc.metadata?.namespace ?? '', dc)) : undefined;
+    if (inflight) queue.add(inflight);
     // A periodic resync (same object) always reconciles; a real update only when it changed
     // what the phase machine reads, not for the RC manager's status writes.
     if (old.metadata?.resourceVersion !== rc.metadata?.resourceVersion && !rcChangeMattersToDeployer(old, rc)) return;

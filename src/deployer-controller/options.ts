@@ -5,6 +5,7 @@
  * `--deployer-service-account`, `--deployer-env`, `--deployer-node-selector`, `--deployer-toleration`).
  */
 import type { V1EnvVar, V1Toleration } from '@kubernetes/client-node';
+import type { DeployerMode } from '../apis/constants.js';
 
 export interface DeployerControllerOptions {
   /** Image of the `deployment` container for Rolling/Recreate (unless `customParams.image`). */
@@ -29,4 +30,10 @@ export interface DeployerControllerOptions {
   readonly nodeSelector?: Readonly<Record<string, string>>;
   /** Not OpenShift's: tolerations appended after the template's (exact duplicates skipped). */
   readonly tolerations?: readonly V1Toleration[];
+  /**
+   * Not OpenShift's (`--default-deployer`): who runs Rolling and Recreate rollouts of DCs without
+   * the `deploy.dcctl.io/deployer` annotation: `pod` (a deployer pod, default) or `inline` (this
+   * controller, design.md §6.8).
+   */
+  readonly defaultDeployer?: DeployerMode;
 }

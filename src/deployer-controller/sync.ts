@@ -20,6 +20,7 @@ import { deployerPodNameFor, rcLabelValue } from '../util/naming.js';
 import type { DeployerControllerOptions } from './options.js';
 import { canTransitionPhase, isTerminalPhase, nextStatus, nextStatusComp } from './phase.js';
 import { makeDeployerPod } from './pod.js';
+import { deployerModeFor, InlineRollouts, isInlineRc, runInlineStep, type InlineDeps, type InlineOutcome } from './inline.js';
 import { rolloutTimeoutSeconds } from './timeout.js';
 
 /** Everything the deployer sync reads and writes through. */
@@ -40,6 +41,12 @@ export interface DeployerSyncDeps {
    * are missing and may not be created (--manage-deployer-access=false).
    */
   ensureDeployerAccess?: (namespace: string) => Promise<string[] | void>;
+  /** Pod-less rollouts (§6.8): what this process remembers of them, and their other ports. */
+  inline?: InlineRollouts;
+  rcsOfDc?: InlineDeps['rcsOfDc'];
+  events?: InlineDeps['events'];
+  imageStreams?: InlineDeps['imageStreams'];
+  enqueueAfter?: InlineDeps['enqueueAfter'];
 }
 
 /**
@@ -101,6 +108,7 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
   // local flag reproduces that within this pass.
   let cancelled = isCancelledAnnotation(original);
   let unknownPhaseCancelled = false;
+  let inline: InlineOutcome | undefined;
 
   const deployerPodName = deployerPodNameFor(rcName);
   const deployer = podLister.get(namespace, deployerPodName);
@@ -142,6 +150,16 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
       }
       if (!deployer) {
         if (Object.hasOwn(original, Annotations.DeployerPodIgnore)) return;
+        const { mode, invalid } = deployerModeFor(config, deps.options.defaultDeployer ?? 'pod');
+        if (invalid !== undefined) {
+          emit('Warning', 'InvalidDeployerMode',
+            `metadata.annotations[${goQuote(Annotations.DeployerMode)}]: unsupported value ${goQuote(invalid)}: want "inline" or "pod"; using ${mode}`);
+        }
+        if (mode === 'inline') {
+          inline = await runInlineStep(inlineDeps(deps), rc, config, updated, current);
+          next = inline.next;
+          break;
+        }
         let manifest: V1Pod;
         try {
           manifest = makeDeployerPod(rc, config, deps.options);
@@ -177,6 +195,21 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
     }
     case Phase.Pending:
     case Phase.Running: {
+      if (isInlineRc(rc) && !deployer) {
+        if (cancelled) {
+          // Cancelled: the hook pods go, the rollout fails; the DC controller scales back.
+          await cleanupDeployerPods(deps, rc);
+          next = Phase.Failed;
+          break;
+        }
+        inline = await runInlineStep(inlineDeps(deps), rc, decodeDeploymentConfig(rc), updated, current);
+        next = inline.next;
+        if (next === undefined) {
+          await writeInlineProgress(deps, rc, original, updated, inline);
+          return;
+        }
+        break;
+      }
       if (!deployer) {
         next = Phase.Failed;
         // Cancelled: we deleted the pod ourselves; the canceller already set the reason.
@@ -226,6 +259,8 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
   const patch: { metadata: { annotations: Record<string, string | null> }; spec?: { replicas: number } } = {
     metadata: { annotations: annotationChanges(original, updated) },
   };
+  // A pod-less rollout's first scale of the new RC goes with its phase change.
+  if (inline?.replicas !== undefined) patch.spec = { replicas: inline.replicas };
   // Test DCs must end at 0 replicas whatever the deployer did (origin ab2a675dd). An absent
   // spec.replicas is the API default 1.
   if ((rc.spec?.replicas ?? 1) !== 0 && isTerminalPhase(next)) {
@@ -234,7 +269,7 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
   }
   const copy = structuredClone(rc);
   copy.metadata = { ...copy.metadata, annotations: updated };
-  if (patch.spec) copy.spec = { ...copy.spec, replicas: 0 };
+  if (patch.spec) copy.spec = { ...copy.spec, replicas: patch.spec.replicas };
   try {
     await deps.rcClient.patch(namespace, rcName, patch, 'merge');
   } catch (err) {
@@ -246,6 +281,35 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
   if (next === Phase.Failed && isCancelledAnnotation(updated)) {
     emit('Normal', 'RolloutCancelled', `Rollout for ${goQuote(label)} cancelled`);
   }
+}
+
+const fallbackInline = new InlineRollouts();
+
+function inlineDeps(deps: DeployerSyncDeps): InlineDeps {
+  return {
+    rcLister: deps.rcLister, podLister: deps.podLister, rcClient: deps.rcClient, podClient: deps.podClient,
+    recorder: deps.recorder, clock: deps.clock, inline: deps.inline ?? fallbackInline, rcsOfDc: deps.rcsOfDc,
+    events: deps.events, imageStreams: deps.imageStreams, enqueueAfter: deps.enqueueAfter, log: deps.log,
+  };
+}
+
+/**
+ * Writes a pod-less rollout's progress that moves no phase: the stage annotation and the new
+ * RC's replicas, in one merge patch, only when something changed.
+ */
+async function writeInlineProgress(
+  deps: DeployerSyncDeps,
+  rc: V1ReplicationController,
+  original: Record<string, string>,
+  updated: Record<string, string>,
+  outcome: InlineOutcome,
+): Promise<void> {
+  const annotations = annotationChanges(original, updated);
+  const replicasChange = outcome.replicas !== undefined && outcome.replicas !== rc.spec?.replicas;
+  if (Object.keys(annotations).length === 0 && !replicasChange) return;
+  const patch: { metadata: { annotations: Record<string, string | null> }; spec?: { replicas: number } } = { metadata: { annotations } };
+  if (replicasChange) patch.spec = { replicas: outcome.replicas! };
+  await deps.rcClient.patch(rc.metadata?.namespace ?? '', rc.metadata?.name ?? '', patch, 'merge');
 }
 
 /**

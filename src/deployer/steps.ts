@@ -2,7 +2,7 @@
  * The one description of what a Rolling or Recreate rollout does, shared by the deployer pod's
  * process (src/deployer/, which runs the stages in order and waits on watches between them) and
  * the deployer controller's pod-less mode (src/deployer-controller/inline.ts, which takes one
- * step per sync and requeues), design.md §6.3, §6.4.
+ * step per sync and requeues), design.md §6.3, §6.4, §6.8.
  *
  * 1. `rolloutStages` is the ordered list of stages of one rollout: hooks, scaling of `from` and
  *    `to`, acceptance, the rolling update, and the `--until` stop points of the pod mode.

@@ -206,13 +206,13 @@ export interface DeployerTestEnv {
  * violation, then stops everything; the timeline and controller output of each test go to
  * `<tmp>/dc-e2e-<ns>.log` for diagnosis.
  */
-export function useDeployerTestEnv(prefix: string, opts: InvariantOptions = {}): DeployerTestEnv {
+export function useDeployerTestEnv(prefix: string, opts: InvariantOptions & { controllerArgs?: string[] } = {}): DeployerTestEnv {
   const env = {} as DeployerTestEnv;
   beforeEach(async () => {
     env.ns = await createNamespace(prefix);
     env.dc = new DcClient(env.ns);
     env.watcher = await InvariantWatcher.start(env.ns, opts);
-    env.controller = startController(env.ns);
+    env.controller = startController(env.ns, opts.controllerArgs);
     env.startedMs = Date.now();
   });
   afterEach(async () => {

@@ -106,6 +106,19 @@ export async function logsCommand(ctx: LogsContext, opts: LogsOptions): Promise<
   }
 
   let pods = orderRolloutPods(rcName, await ctx.listPods(selectorString(deployerPodSelector(rcName))));
+  const logOptions: PodLogOptions = { follow: opts.follow, timestamps: opts.timestamps, tailLines: opts.tailLines };
+  if (rc.metadata?.annotations?.[Annotations.DeployerMode] === 'inline' && !pods.deployer) {
+    // A pod-less rollout (design.md §6.8) has no deployer log: its progress is in the events.
+    ctx.out.write(`Rollout #${version} of deploymentconfig "${opts.name}" ran without a deployer pod (${Annotations.DeployerMode}: inline), so there is no deployer log.\n`
+      + `Its progress is in the events below, in \`dcctl rollout status dc/${opts.name}\` and in the annotations of replication controller ${rcName}.\n`);
+    ctx.out.write(leftoversReport(rc, [...await ctx.listEvents(opts.name), ...await ctx.listEvents(rcName)]));
+    for (const hook of pods.hooks) {
+      if (isPending(hook)) continue;
+      ctx.out.write(`\n==> ${hook.metadata?.name ?? ''} (lifecycle hook pod, ${hook.status?.phase ?? 'Unknown'}) <==\n`);
+      await streamPod(ctx, hook, { ...logOptions, follow: opts.follow && hook.status?.phase === 'Running' });
+    }
+    return 0;
+  }
   // As oc does for a New/Pending rollout, -f waits (1 s polls, 60 by default) for the deployer pod to start.
   for (let polls = opts.waitPolls ?? 60; opts.follow && (!pods.deployer || isPending(pods.deployer)) && polls > 0; polls--) {
     await ctx.sleep(1000);

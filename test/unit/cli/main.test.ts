@@ -104,7 +104,7 @@ describe('main', () => {
       deployerImage: 'img:1', deployerCommand: ['node', '/app/bin/dcctl.js', 'deploy'], deployerServiceAccount: 'deployer',
       enableDcController: true, enableDeployerController: true, enableImageTriggerController: true, leaderElect: false, leaderElectionNamespace: undefined,
       metricsBindAddress: '127.0.0.1:8080', crossNamespaceImages: 'admission', crossNamespacePolicy: 'dcctl-cross-namespace-image-references', metricsSecure: false, metricsAuth: true, metricsCertDir: undefined, logLevel: 'info', logFormat: 'json', manageDeployerAccess: true, resyncSeconds: 600,
-      deployerEnvironment: [], deployerNodeSelector: undefined, deployerTolerations: undefined,
+      deployerEnvironment: [], deployerNodeSelector: undefined, deployerTolerations: undefined, defaultDeployer: 'pod',
     }]);
   });
 
@@ -115,6 +115,15 @@ describe('main', () => {
     const h2 = harness();
     expect(await main(['controller', '--cross-namespace-images', 'sometimes'], 'dcctl', h2.deps)).toBe(1);
     expect(h2.err.text).toContain('cross-namespace-images');
+  });
+
+  it('maps --default-deployer and refuses a value other than pod or inline', async () => {
+    const h = harness();
+    expect(await main(['controller', '--default-deployer', 'inline'], 'dcctl', h.deps)).toBe(0);
+    expect(h.manager[0]).toMatchObject({ defaultDeployer: 'inline' });
+    const h2 = harness();
+    expect(await main(['controller', '--default-deployer', 'job'], 'dcctl', h2.deps)).toBe(1);
+    expect(h2.err.text).toContain('default-deployer');
   });
 
   it('parses the deployer pod placement and environment flags', async () => {
