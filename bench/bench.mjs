@@ -27,8 +27,12 @@ const recorded = args['report-only'] === 'true' && existsSync(path.join(repo, 'b
 const clusterDir = args['cluster-dir'] ?? recorded?.clusterDir ?? '/tmp/bench-cluster';
 const sizes = (args.sizes ?? '10,100,1000').split(',').map(Number);
 const idleN = Number(args.idle ?? 1000);
-// --kinds dc: only the DC side (e.g. a before/after comparison of this project's code alone).
-const kinds = (args.kinds ?? 'dc,deploy').split(',');
+// Result kinds: `dc` (deployer pods), `dc-inline` (pod-less rollouts, --default-deployer=inline),
+// `deploy` (Deployments). --kinds dc: only that side (e.g. a before/after comparison of our code).
+const kinds = (args.kinds ?? 'dc,dc-inline,deploy').split(',');
+const isDc = (kind) => kind === 'dc' || kind === 'dc-inline';
+const dcKinds = ['dc', 'dc-inline'];
+const kindLabel = { dc: 'DC (deployer pod)', 'dc-inline': 'DC (pod-less)', deploy: 'Deployment' };
 const replicas = 3;
 const readyDelayMs = Number(args['ready-delay-ms'] ?? 1000);
 // --report-only re-renders with the limit the measured run used (recorded in last-results.json).
@@ -389,16 +393,57 @@ function deployerStartCosts(namespace, events, kubeletLogOffset) {
   return d;
 }
 
+/**
+ * Where a pod-less rollout's time goes, per rollout, from the audit log (request times) and the
+ * bench's own marks (when it wrote each DC, when the watch saw it rolled out): DC write → RC
+ * created (DC controller); RC created → the deployer controller's first write to it (its first
+ * step, phase Running); first → last write of the deployer controller to the RC (the rollout's
+ * steps: scaling, waiting for pods, updatePeriodSeconds); last write (phase Complete) → the DC
+ * reported rolled out (the DC controller's status write and the watch).
+ */
+function inlineTimeline(namespace, events, marks) {
+  const rcCreated = new Map();
+  const rcWrites = new Map();
+  for (const e of events) {
+    const ref = e.objectRef ?? {};
+    if (ref.namespace !== namespace || ref.resource !== 'replicationcontrollers' || !ref.name) continue;
+    if (!e.userAgent?.startsWith('deploymentconfig-controller')) continue;
+    const t = Date.parse(e.requestReceivedTimestamp);
+    if (e.verb === 'create' && !ref.subresource) rcCreated.set(ref.name, t);
+    if (e.verb === 'patch' && !ref.subresource) {
+      if (!rcWrites.has(ref.name)) rcWrites.set(ref.name, []);
+      rcWrites.get(ref.name).push(t);
+    }
+  }
+  const d = { writeToRc: [], rcToFirstStep: [], steps: [], lastStepToDone: [], writesPerRc: [] };
+  for (const { issued, done, version } of Object.values(marks)) {
+    for (const [dc, at] of issued) {
+      const rc = `${dc}-${version}`;
+      const created = rcCreated.get(rc);
+      // Patches of the new RC by our controller: the deployer controller's steps (the DC
+      // controller updates RCs only to scale old ones after a rollout ended).
+      const writes = (rcWrites.get(rc) ?? []).filter((t) => created !== undefined && t >= created).sort((a, b) => a - b);
+      if (created === undefined || writes.length === 0 || !done.has(dc)) continue;
+      d.writeToRc.push(created - at);
+      d.rcToFirstStep.push(writes[0] - created);
+      d.steps.push(writes.at(-1) - writes[0]);
+      d.lastStepToDone.push(done.get(dc) - writes.at(-1));
+      d.writesPerRc.push(writes.length);
+    }
+  }
+  return d;
+}
+
 async function runOne(kind, n) {
   const ns = await createNamespace(`bench-${kind}-${n}`);
   log(`${kind} N=${n}: namespace ${ns}`);
-  const names = Array.from({ length: n }, (_, i) => `${kind === 'dc' ? 'dc' : 'dep'}-${String(i).padStart(4, '0')}`);
+  const names = Array.from({ length: n }, (_, i) => `${isDc(kind) ? 'dc' : 'dep'}-${String(i).padStart(4, '0')}`);
   let controller;
-  if (kind === 'dc') {
-    controller = startController(ns);
+  if (isDc(kind)) {
+    controller = startController(ns, kind === 'dc-inline' ? ['--default-deployer=inline'] : []);
     await controller.ready();
   }
-  const watcher = kind === 'dc'
+  const watcher = isDc(kind)
     ? await watchDone(`/apis/apps.openshift.io/v1/namespaces/${ns}/deploymentconfigs`, () => custom.listNamespacedCustomObject({ ...DC, namespace: ns }))
     : await watchDone(`/apis/apps/v1/namespaces/${ns}/deployments`, () => appsApi.listNamespacedDeployment({ namespace: ns }));
   const auditOffset = fileSize(auditLog);
@@ -410,19 +455,20 @@ async function runOne(kind, n) {
   ]);
   const timeoutMs = 120_000 + n * 4_000;
   const phases = {};
+  const marks = {};
   for (const [phase, version] of [['create', 1], ['update', 2]]) {
-    watcher.phase((o) => (kind === 'dc' ? dcDone(o, version) : deploymentDone(o, version)));
+    watcher.phase((o) => (isDc(kind) ? dcDone(o, version) : deploymentDone(o, version)));
     const issued = new Map();
     const load = new LoadSampler(benchPids(controller), cores);
     const t0 = Date.now();
     await pool(names, 20, async (name) => {
       const at = Date.now();
       if (phase === 'create') {
-        if (kind === 'dc') await custom.createNamespacedCustomObject({ ...DC, namespace: ns, body: dcManifest(name) });
+        if (isDc(kind)) await custom.createNamespacedCustomObject({ ...DC, namespace: ns, body: dcManifest(name) });
         else await appsApi.createNamespacedDeployment({ namespace: ns, body: deploymentManifest(name) });
       } else {
         const body = { spec: { template: podTemplate(name, 2) } };
-        if (kind === 'dc') await custom.patchNamespacedCustomObject({ ...DC, namespace: ns, name, body }, mergePatch);
+        if (isDc(kind)) await custom.patchNamespacedCustomObject({ ...DC, namespace: ns, name, body }, mergePatch);
         else await appsApi.patchNamespacedDeployment({ name, namespace: ns, body }, mergePatch);
       }
       issued.set(name, at);
@@ -431,6 +477,7 @@ async function runOne(kind, n) {
     const lat = names.filter((x) => watcher.doneAt.has(x)).map((x) => watcher.doneAt.get(x) - issued.get(x));
     const end = Math.max(...watcher.doneAt.values());
     phases[phase] = { totalMs: end - t0, p50: percentile(lat, 50), p99: percentile(lat, 99), done: watcher.doneAt.size, ok, load: load.stop() };
+    marks[phase] = { issued: new Map(issued), done: new Map(watcher.doneAt), version };
     log(`${kind} N=${n} ${phase}: ${watcher.doneAt.size}/${n} rolled out in ${fmt.s((end - t0) / 1000)} (p50 ${fmt.ms(phases[phase].p50)}, p99 ${fmt.ms(phases[phase].p99)})${ok ? '' : ' TIMED OUT'}; ${describeLoad(phases[phase].load, cores)}`);
   }
   const proc = sampler.stop();
@@ -444,7 +491,7 @@ async function runOne(kind, n) {
     const key = `${clientOf(e.userAgent)} ${e.verb} ${e.objectRef.resource}${e.objectRef.subresource ? `/${e.objectRef.subresource}` : ''}`;
     conflicts[key] = (conflicts[key] ?? 0) + 1;
   }
-  const ourClients = kind === 'dc' ? ['dc-controller', 'deployer', 'kcm/replication-controller'] : ['kcm/deployment-controller', 'kcm/replicaset-controller'];
+  const ourClients = isDc(kind) ? ['dc-controller', 'deployer', 'kcm/replication-controller'] : ['kcm/deployment-controller', 'kcm/replicaset-controller'];
   const perVerb = {};
   for (const c of ourClients) for (const [verb, k] of Object.entries(counts[c] ?? {})) perVerb[verb] = (perVerb[verb] ?? 0) + k;
   const rollouts = 2 * n;
@@ -467,19 +514,20 @@ async function runOne(kind, n) {
     };
     await controller.stop();
   }
-  const startCosts = kind === 'dc' ? deployerStartCosts(ns, events, kubeletLogOffset) : undefined;
+  const startCosts = isDc(kind) ? deployerStartCosts(ns, events, kubeletLogOffset) : undefined;
+  const inlineSteps = kind === 'dc-inline' ? inlineTimeline(ns, events, marks) : undefined;
   await core.deleteNamespace({ name: ns }).catch(() => undefined);
-  const cpu = kind === 'dc'
+  const cpu = isDc(kind)
     ? { controller: proc.controller.cpuSeconds, deployers: proc.kubelet.childCpuSeconds, kcm: proc.kcm.cpuSeconds }
     : { kcm: proc.kcm.cpuSeconds };
   return {
     kind, n, ns, phases, counts, conflicts, perVerb, rollouts, cpu,
     cpuTotal: Object.values(cpu).reduce((a, b) => a + b, 0),
-    rss: kind === 'dc'
+    rss: isDc(kind)
       ? { controller: proc.controller.peakRss, deployersPeakSum: proc.kubelet.peakChildrenRss, deployerPeakOne: proc.kubelet.peakChildRss, maxDeployers: proc.kubelet.maxChildren, kcm: proc.kcm.peakRss }
       : { kcm: proc.kcm.peakRss },
-    controllerMetrics, startCosts,
-    demandedWaitMs: kind === 'dc' ? await demandedWaitMs(dcManifest(names[0])) : undefined,
+    controllerMetrics, startCosts, inlineSteps,
+    demandedWaitMs: isDc(kind) ? await demandedWaitMs(dcManifest(names[0])) : undefined,
   };
 }
 
@@ -608,12 +656,12 @@ function report(results, idle, skipped) {
   L.push('## Setup', '');
   L.push(`- A local control plane of its own (hack/local-cluster.sh with LOCAL_CLUSTER_DIR=${clusterDir}): etcd, kube-apiserver with an audit log, kube-controller-manager (deployment, replicaset and replicationcontroller controllers, 5 workers each), kube-scheduler, kwok with 3 nodes of 2000 pods each and a pod readiness delay of ${readyDelayMs} ms, and the process kubelet running each deployer pod as a local \`node bin/dcctl.js deploy\` process, at most ${maxPods} at once (PROCESS_KUBELET_MAX_PODS).`);
   L.push(`- N objects of ${replicas} replicas each, Rolling/RollingUpdate with maxSurge 25% and maxUnavailable 25%, created 20 at a time; once all are rolled out, every template is changed once (second rollout). DCs use OpenShift's default intervalSeconds/updatePeriodSeconds of 1 s.`);
-  L.push('- DC side: `dcctl controller --namespace <ns>` (5 workers) + deployer processes + kube-controller-manager\'s RC controller (it creates the pods of RCs). Deployment side: kube-controller-manager\'s deployment and replicaset controllers.');
+  L.push('- DC side, two result kinds: `dc` is `dcctl controller --namespace <ns>` (5 workers) + deployer processes (one deployer pod per rollout) + kube-controller-manager\'s RC controller (it creates the pods of RCs); `dc-inline` is the same controller with `--default-deployer=inline`: pod-less rollouts run by the deployer controller itself (docs/design.md §6.8), no deployer pods. Deployment side (`deploy`): kube-controller-manager\'s deployment and replicaset controllers. The three run one after the other on the same plane, in one run.');
   L.push('- "Rolled out" is what `oc rollout status` / `kubectl rollout status` report: for a DC, Progressing=NewReplicationControllerAvailable for the latest version with all replicas updated and available; for a Deployment, observedGeneration current, NewReplicaSetAvailable, all replicas updated and available, no old ones.', '');
   L.push('- Load during each measured phase (sampled every second: the 1-minute load average, mean (min–max), and the CPU left to the bench: the machine\'s cores minus what processes outside the bench used, from /proc/stat minus the CPU time of the bench, its control plane, the controller and the reaped deployer processes):', '');
   for (const r of results) {
     for (const ph of ['create', 'update']) {
-      L.push(`  - ${r.kind === 'dc' ? 'DC' : 'Deployment'} N=${r.n} ${ph === 'create' ? 'first rollout' : 'template update'}: ${describeLoad(r.phases[ph].load, cores)}`);
+      L.push(`  - ${kindLabel[r.kind] ?? r.kind} N=${r.n} ${ph === 'create' ? 'first rollout' : 'template update'}: ${describeLoad(r.phases[ph].load, cores)}`);
     }
   }
   L.push('');
@@ -623,63 +671,77 @@ function report(results, idle, skipped) {
   L.push('- CPU: utime+stime from /proc/<pid>/stat over the run, for the controller, kube-controller-manager (whole process, all its controllers) and the deployer processes (the process kubelet\'s reaped-children time). RSS: peak of 250 ms samples of VmRSS.', '');
   L.push('## DeploymentConfig vs Deployment', '');
   L.push('"Demanded wait": the time the DC\'s own parameters make a rollout wait even with pods that are ready at once (updatePeriodSeconds between the rolling updater\'s rounds; computed with the updater\'s fencepost arithmetic). The last column compares the DC\'s p50 with the Deployment\'s p50 plus that wait.', '');
-  L.push('| N | phase | DC total | Deployment total | ratio | DC p50 / p99 per object | Deployment p50 / p99 | ratio p50 / p99 | demanded wait per DC | DC p50 − (Deployment p50 + demanded) |');
-  L.push('|---|---|---|---|---|---|---|---|---|---|');
+  L.push('| N | phase | DC mode | DC total | Deployment total | ratio | DC p50 / p99 per object | Deployment p50 / p99 | ratio p50 / p99 | demanded wait per DC | DC p50 − (Deployment p50 + demanded) |');
+  L.push('|---|---|---|---|---|---|---|---|---|---|---|');
   const byN = new Map();
   for (const r of results) {
     if (!byN.has(r.n)) byN.set(r.n, {});
     byN.get(r.n)[r.kind] = r;
   }
-  for (const [n, { dc, deploy }] of byN) {
-    if (!dc || !deploy) continue;
-    for (const ph of ['create', 'update']) {
+  const dcSides = (v) => dcKinds.filter((k) => v[k]).map((k) => [k, v[k]]);
+  for (const [n, v] of byN) {
+    const deploy = v.deploy;
+    if (!deploy) continue;
+    for (const ph of ['create', 'update']) for (const [kind, dc] of dcSides(v)) {
       const a = dc.phases[ph];
       const b = deploy.phases[ph];
-      L.push(`| ${n} | ${ph === 'create' ? 'first rollout' : 'template update'} | ${fmt.s(a.totalMs / 1000)}${a.ok ? '' : ` (${a.done}/${n} done)`} | ${fmt.s(b.totalMs / 1000)}${b.ok ? '' : ` (${b.done}/${n})`} | ${fmt.ratio(a.totalMs, b.totalMs)} | ${fmt.s(a.p50 / 1000)} / ${fmt.s(a.p99 / 1000)} | ${fmt.s(b.p50 / 1000)} / ${fmt.s(b.p99 / 1000)} | ${fmt.ratio(a.p50, b.p50)} / ${fmt.ratio(a.p99, b.p99)} | ${dc.demandedWaitMs ? fmt.s(dc.demandedWaitMs[ph] / 1000) : 'n/a'} | ${dc.demandedWaitMs ? `${((a.p50 - b.p50 - dc.demandedWaitMs[ph]) / 1000).toFixed(2)} s` : 'n/a'} |`);
+      L.push(`| ${n} | ${ph === 'create' ? 'first rollout' : 'template update'} | ${kind} | ${fmt.s(a.totalMs / 1000)}${a.ok ? '' : ` (${a.done}/${n} done)`} | ${fmt.s(b.totalMs / 1000)}${b.ok ? '' : ` (${b.done}/${n})`} | ${fmt.ratio(a.totalMs, b.totalMs)} | ${fmt.s(a.p50 / 1000)} / ${fmt.s(a.p99 / 1000)} | ${fmt.s(b.p50 / 1000)} / ${fmt.s(b.p99 / 1000)} | ${fmt.ratio(a.p50, b.p50)} / ${fmt.ratio(a.p99, b.p99)} | ${dc.demandedWaitMs ? fmt.s(dc.demandedWaitMs[ph] / 1000) : 'n/a'} | ${dc.demandedWaitMs ? `${((a.p50 - b.p50 - dc.demandedWaitMs[ph]) / 1000).toFixed(2)} s` : 'n/a'} |`);
     }
   }
   L.push('', '### API requests per rollout (controllers only)', '');
-  L.push('| N | DC side total | by client | by verb | Deployment side total | by client | by verb | ratio |');
-  L.push('|---|---|---|---|---|---|---|---|');
-  for (const [n, { dc, deploy }] of byN) {
-    if (!dc || !deploy) continue;
+  L.push('| N | DC mode | DC side total | by client | by verb | Deployment side total | by client | by verb | ratio |');
+  L.push('|---|---|---|---|---|---|---|---|---|');
+  for (const [n, v] of byN) for (const [kind, dc] of dcSides(v)) {
+    const deploy = v.deploy;
+    if (!deploy) continue;
     const tot = (r) => Object.values(r.perVerb).reduce((a, b) => a + b, 0) / r.rollouts;
     const byClient = (r, clients) => clients.map((c) => `${c} ${fmt.n(Object.values(r.counts[c] ?? {}).reduce((a, b) => a + b, 0) / r.rollouts, 1)}`).join(', ');
-    L.push(`| ${n} | ${fmt.n(tot(dc), 1)} | ${byClient(dc, ['dc-controller', 'deployer', 'kcm/replication-controller'])} | ${verbsLine(dc.perVerb, dc.rollouts)} | ${fmt.n(tot(deploy), 1)} | ${byClient(deploy, ['kcm/deployment-controller', 'kcm/replicaset-controller'])} | ${verbsLine(deploy.perVerb, deploy.rollouts)} | ${fmt.ratio(tot(dc), tot(deploy))} |`);
+    L.push(`| ${n} | ${kind} | ${fmt.n(tot(dc), 1)} | ${byClient(dc, ['dc-controller', 'deployer', 'kcm/replication-controller'])} | ${verbsLine(dc.perVerb, dc.rollouts)} | ${fmt.n(tot(deploy), 1)} | ${byClient(deploy, ['kcm/deployment-controller', 'kcm/replicaset-controller'])} | ${verbsLine(deploy.perVerb, deploy.rollouts)} | ${fmt.ratio(tot(dc), tot(deploy))} |`);
   }
   L.push('', 'Per-verb detail of the DC side by client (requests per rollout):', '');
-  for (const [n, { dc }] of byN) {
-    if (!dc) continue;
+  for (const [n, v] of byN) for (const [kind, dc] of dcSides(v)) {
     for (const c of ['dc-controller', 'deployer', 'kcm/replication-controller']) {
-      L.push(`- N=${n} ${c}: ${verbsLine(dc.counts[c] ?? {}, dc.rollouts) || 'none'}`);
+      L.push(`- N=${n} ${kind} ${c}: ${verbsLine(dc.counts[c] ?? {}, dc.rollouts) || 'none'}`);
     }
   }
   L.push('', 'Write conflicts (HTTP 409; each costs a retry), per rollout:', '');
-  for (const [n, { dc, deploy }] of byN) {
-    for (const r of [dc, deploy]) {
+  for (const [n, v] of byN) {
+    for (const r of [v.dc, v['dc-inline'], v.deploy]) {
       if (!r) continue;
-      const items = Object.entries(r.conflicts).sort((a, b) => b[1] - a[1]).map(([k, v]) => `${k} ${fmt.n(v / r.rollouts, 2)}`);
-      L.push(`- N=${n} ${r.kind === 'dc' ? 'DC side' : 'Deployment side'}: ${items.join(', ') || 'none'}`);
+      const items = Object.entries(r.conflicts).sort((a, b) => b[1] - a[1]).map(([k, x]) => `${k} ${fmt.n(x / r.rollouts, 2)}`);
+      L.push(`- N=${n} ${kindLabel[r.kind]}: ${items.join(', ') || 'none'}`);
     }
   }
   L.push('', '### CPU and memory', '');
-  L.push('| N | DC side CPU (controller + deployers + KCM) | Deployment side CPU (KCM) | ratio | DC controller peak RSS | deployer processes: peak concurrent / peak sum RSS / one | KCM peak RSS (DC run / Deployment run) |');
-  L.push('|---|---|---|---|---|---|---|');
-  for (const [n, { dc, deploy }] of byN) {
-    if (!dc || !deploy) continue;
-    L.push(`| ${n} | ${fmt.s(dc.cpuTotal)} (${fmt.n(dc.cpu.controller, 1)} + ${fmt.n(dc.cpu.deployers, 1)} + ${fmt.n(dc.cpu.kcm, 1)}) | ${fmt.s(deploy.cpuTotal)} | ${fmt.ratio(dc.cpuTotal, deploy.cpuTotal)} | ${fmt.mib(dc.rss.controller)} | ${dc.rss.maxDeployers} / ${fmt.mib(dc.rss.deployersPeakSum)} / ${fmt.mib(dc.rss.deployerPeakOne)} | ${fmt.mib(dc.rss.kcm)} / ${fmt.mib(deploy.rss.kcm)} |`);
+  L.push('| N | DC mode | DC side CPU (controller + deployers + KCM) | Deployment side CPU (KCM) | ratio | DC controller peak RSS | deployer processes: peak concurrent / peak sum RSS / one | KCM peak RSS (DC run / Deployment run) |');
+  L.push('|---|---|---|---|---|---|---|---|');
+  for (const [n, v] of byN) for (const [kind, dc] of dcSides(v)) {
+    const deploy = v.deploy;
+    if (!deploy) continue;
+    L.push(`| ${n} | ${kind} | ${fmt.s(dc.cpuTotal)} (${fmt.n(dc.cpu.controller, 1)} + ${fmt.n(dc.cpu.deployers, 1)} + ${fmt.n(dc.cpu.kcm, 1)}) | ${fmt.s(deploy.cpuTotal)} | ${fmt.ratio(dc.cpuTotal, deploy.cpuTotal)} | ${fmt.mib(dc.rss.controller)} | ${dc.rss.maxDeployers} / ${fmt.mib(dc.rss.deployersPeakSum)} / ${fmt.mib(dc.rss.deployerPeakOne)} | ${fmt.mib(dc.rss.kcm)} / ${fmt.mib(deploy.rss.kcm)} |`);
   }
-  L.push('', 'CPU per rollout: ' + [...byN].filter(([, v]) => v.dc && v.deploy).map(([n, { dc, deploy }]) =>
-    `N=${n}: DC ${fmt.n((dc.cpuTotal / dc.rollouts) * 1000, 0)} ms (controller ${fmt.n((dc.cpu.controller / dc.rollouts) * 1000, 0)}, deployer ${fmt.n((dc.cpu.deployers / dc.rollouts) * 1000, 0)}), Deployment ${fmt.n((deploy.cpuTotal / deploy.rollouts) * 1000, 0)} ms`).join('; ') + '.');
+  L.push('', 'CPU per rollout: ' + [...byN].filter(([, v]) => v.deploy).flatMap(([n, v]) => dcSides(v).map(([kind, dc]) =>
+    `N=${n} ${kind}: DC ${fmt.n((dc.cpuTotal / dc.rollouts) * 1000, 0)} ms (controller ${fmt.n((dc.cpu.controller / dc.rollouts) * 1000, 0)}, deployer ${fmt.n((dc.cpu.deployers / dc.rollouts) * 1000, 0)}, KCM ${fmt.n((dc.cpu.kcm / dc.rollouts) * 1000, 0)}), Deployment (KCM) ${fmt.n((v.deploy.cpuTotal / v.deploy.rollouts) * 1000, 0)} ms`)).join('; ') + '.');
   L.push('', '### Where the controller\'s time goes (its own metrics, per rollout)', '');
-  L.push('| N | controller | syncs | sync time | queue adds | time waiting in the queue | requeues (errors) |');
-  L.push('|---|---|---|---|---|---|---|');
-  for (const [n, { dc }] of byN) {
+  L.push('| N | DC mode | controller | syncs | sync time | queue adds | time waiting in the queue | requeues (errors) |');
+  L.push('|---|---|---|---|---|---|---|---|');
+  for (const [n, byKind] of byN) for (const [kind, dc] of dcSides(byKind)) {
     const q = dc?.controllerMetrics?.queues;
     if (!q) continue;
     for (const [c, v] of Object.entries(q)) {
-      L.push(`| ${n} | ${c} | ${fmt.n(v.syncs / dc.rollouts, 1)} | ${fmt.ms((v.syncSeconds / dc.rollouts) * 1000)} | ${fmt.n(v.adds / dc.rollouts, 1)} | ${fmt.ms((v.queueSeconds / dc.rollouts) * 1000)} | ${fmt.n(v.retries / dc.rollouts, 2)} (${fmt.n(v.errors / dc.rollouts, 2)}) |`);
+      L.push(`| ${n} | ${kind} | ${c} | ${fmt.n(v.syncs / dc.rollouts, 1)} | ${fmt.ms((v.syncSeconds / dc.rollouts) * 1000)} | ${fmt.n(v.adds / dc.rollouts, 1)} | ${fmt.ms((v.queueSeconds / dc.rollouts) * 1000)} | ${fmt.n(v.retries / dc.rollouts, 2)} (${fmt.n(v.errors / dc.rollouts, 2)}) |`);
     }
+  }
+  L.push('', '### Where a pod-less rollout\'s time goes (dc-inline)', '');
+  L.push('From the audit log (when our controller created each RC and wrote to it) and the bench\'s own marks (when it wrote the DC, when the watch saw it rolled out). Medians (p90) over both phases\' rollouts:', '');
+  L.push('| N | DC written → RC created (DC controller) | RC created → first step (deployer controller: phase Running, first scale) | first → last step (scaling, waiting for pods, updatePeriodSeconds) | last step (Complete) → DC reported rolled out (DC controller status, watch) | deployer-controller writes per rollout | demanded wait (update) |');
+  L.push('|---|---|---|---|---|---|---|');
+  for (const [n, v] of byN) {
+    const r = v['dc-inline'];
+    const c = r?.inlineSteps;
+    if (!c) continue;
+    const cell = (xs) => `${fmt.ms(percentile(xs, 50))} (${fmt.ms(percentile(xs, 90))})`;
+    L.push(`| ${n} | ${cell(c.writeToRc)} | ${cell(c.rcToFirstStep)} | ${cell(c.steps)} | ${cell(c.lastStepToDone)} | ${fmt.n(percentile(c.writesPerRc, 50), 0)} | ${r.demandedWaitMs ? fmt.s(r.demandedWaitMs.update / 1000) : 'n/a'} |`);
   }
   L.push('', '### What a deployer pod costs', '');
   L.push('A DC rollout runs in a deployer pod; here each one is a fresh Node.js process (in a real cluster: a container start, usually slower). Medians (p90) over all deployer pods of a run:', '');
@@ -710,11 +772,11 @@ function report(results, idle, skipped) {
   L.push('- Fixed (hack/bundle.mjs): a deployer process loaded thousands of small modules (mostly @kubernetes/client-node\'s generated API) before its first request: ~0.9 s CPU and ~140 MiB per rollout in the first runs. `npm run build` now bundles the CLI into one file, dist/dcctl.mjs; measured alone, `dcctl deploy` start-up went from 1.0 s wall / 0.65 s CPU / 120 MiB to 0.24 s / 0.20 s / 81 MiB. The deployer process is still what makes DC rollouts CPU-expensive compared with Deployments (a Go deployer, as OpenShift\'s, starts faster still).');
   L.push('- Fixed (issue 16, controllers): the syncs read through a mutation cache holding our own latest writes until the watch delivers them (client-go\'s MutationCache), so no sync decides on the state before our own write; the deployer controller writes the phase as a JSON merge patch of the annotations it changed, which cannot conflict with the deployer\'s and the RC manager\'s writes; RC updates that change nothing a sync reads (the RC manager\'s observedGeneration/fullyLabeledReplicas bookkeeping, the deployer\'s own annotations) no longer enqueue the DC, nor the RC for the deployer controller; a DC sync claims from an RC index (labelled for the DC or controlled by it) instead of scanning every RC of the namespace; informer caches drop managedFields.');
   L.push('- Fixed (issue 16, deployer): every wait used to LIST and WATCH anew and re-LIST every intervalSeconds; now all waits on one RC (or one pod selector) share a single list+watch for the whole run, a feed is re-LISTed only after intervalSeconds without any event, the state after a scale comes from the watch instead of a GET, and the rolling updater counts available pods from the pod watch instead of a LIST per round. `deploy` starts from its own bundle (dist/deployer.mjs: no yargs, no other command).');
-  const dcRuns = results.filter((r) => r.kind === 'dc' && r.startCosts?.writeToRc?.length);
+  const dcRuns = results.filter((r) => isDc(r.kind) && r.startCosts?.writeToRc?.length);
   for (const r of dcRuns) {
     const ours = Object.entries(r.conflicts).filter(([k]) => k.startsWith('dc-controller ') || k.startsWith('deployer ')).reduce((a, [, v]) => a + v, 0);
     const q = r.controllerMetrics?.queues?.deploymentconfig;
-    L.push(`- N=${r.n}: DC write → its RC created: median ${fmt.s(percentile(r.startCosts.writeToRc, 50) / 1000)} (p90 ${fmt.s(percentile(r.startCosts.writeToRc, 90) / 1000)})${q ? `; the DC controller did ${fmt.n(q.syncs / r.rollouts, 1)} syncs per rollout, its keys waited ${fmt.ms((q.queueSeconds / Math.max(q.adds, 1)) * 1000)} in the queue on average and a sync took ${fmt.ms((q.syncSeconds / Math.max(q.syncs, 1)) * 1000)} on average` : ''}. Conflicts (409) from our clients (controller and deployers): ${fmt.n(ours / r.rollouts, 2)} per rollout.`);
+    L.push(`- N=${r.n} ${r.kind}: DC write → its RC created: median ${fmt.s(percentile(r.startCosts.writeToRc, 50) / 1000)} (p90 ${fmt.s(percentile(r.startCosts.writeToRc, 90) / 1000)})${q ? `; the DC controller did ${fmt.n(q.syncs / r.rollouts, 1)} syncs per rollout, its keys waited ${fmt.ms((q.queueSeconds / Math.max(q.adds, 1)) * 1000)} in the queue on average and a sync took ${fmt.ms((q.syncSeconds / Math.max(q.syncs, 1)) * 1000)} on average` : ''}. Conflicts (409) from our clients (controller and deployers): ${fmt.n(ours / r.rollouts, 2)} per rollout.`);
   }
   L.push('', '## Chaos test', '');
   L.push('`npm run test:chaos` (test/chaos/chaos.test.ts; CHAOS_SEED, CHAOS_DCS=30, CHAOS_DURATION_S=75): 30 DCs roll out with template updates every 0.5-2.5 s while the harness SIGKILLs and restarts the controller every 3-12 s, restarts kube-apiserver once (same argv from /proc, waits for /readyz), deletes random deployer pods and rewrites RC annotations from a competing client. It checks throughout (from watches, paused while kube-apiserver restarts: at most one unterminated deployer pod per DC, no RC phase moving backwards, one RC per DC version, every RC controlled by its DC) and at the end (every DC\'s latest RC carries the last template and is Complete, or Failed with the previous Complete RC scaled back up; no RC past latestVersion; no deployer pod left running). It prints its seed and the counts of faults and checks.');
@@ -741,6 +803,19 @@ function analysis(byN) {
     out.push(`N=${n}: median per-DC rollout ${fmt.s(dc.phases.create.p50 / 1000)} (first) / ${fmt.s(dc.phases.update.p50 / 1000)} (update), against ${fmt.s(deploy.phases.create.p50 / 1000)} / ${fmt.s(deploy.phases.update.p50 / 1000)} for a Deployment. Where a DC rollout's time goes (medians over all its rollouts): ${fmt.s(ctl / 1000)} from the DC write to the DC controller creating the RC, ${fmt.s(wait / 1000)} waiting for a deployer process slot, ${fmt.s(start / 1000)} starting the deployer pod up to its first API call (${fmt.s(med(c.startToFirstCall) / 1000)} of it Node.js and CLI start-up), ${fmt.s(life / 1000)} the deployer's run. `
       + (share >= 0.5 ? `**The deployer pod (queueing + start) dominates: ${Math.round(share * 100)}% of the median.**` : share >= 0.3 ? `The deployer pod (queueing + start) is a large share: ${Math.round(share * 100)}% of the median.` : `The deployer pod's start is ${Math.round(share * 100)}% of the median; the rollout itself (1 s interval/period polling, pod readiness) is most of it.`));
   }
+  for (const [n, v] of byN) {
+    const r = v['dc-inline'];
+    const deploy = v.deploy;
+    if (!r || !deploy) continue;
+    const tot = (x) => Object.values(x.perVerb).reduce((a, b) => a + b, 0) / x.rollouts;
+    const ours = Object.entries(r.conflicts).filter(([k]) => k.startsWith('dc-controller ')).reduce((a, [, x]) => a + x, 0);
+    const c = r.inlineSteps;
+    const med = (xs) => percentile(xs ?? [], 50);
+    const ctlPerRollout = r.cpu.controller / r.rollouts;
+    const kcmPerDeployment = deploy.cpu.kcm / deploy.rollouts;
+    out.push(`N=${n} pod-less (dc-inline) against Deployments, same plane, one run: total time ${fmt.ratio(r.phases.create.totalMs, deploy.phases.create.totalMs)} (first rollout) and ${fmt.ratio(r.phases.update.totalMs, deploy.phases.update.totalMs)} (template update), target ≤ 1.0×; API requests per rollout ${fmt.n(tot(r), 1)} against ${fmt.n(tot(deploy), 1)} = ${fmt.ratio(tot(r), tot(deploy))}, target ≤ 1.2×; conflicts from our controller ${fmt.n(ours / r.rollouts, 2)} per rollout, target 0; controller CPU ${fmt.n(ctlPerRollout * 1000, 0)} ms per rollout against kube-controller-manager's ${fmt.n(kcmPerDeployment * 1000, 0)} ms per Deployment rollout.`
+      + (c ? ` Where the time goes (medians): ${fmt.ms(med(c.writeToRc))} from the DC write to the RC, ${fmt.ms(med(c.rcToFirstStep))} to the first step, ${fmt.ms(med(c.steps))} of steps (the template update demands ${fmt.s((r.demandedWaitMs?.update ?? 0) / 1000)} of updatePeriodSeconds; the rest is the RC manager creating pods and kwok's ${readyDelayMs} ms readiness), ${fmt.ms(med(c.lastStepToDone))} from Complete to the DC status saying so. Per-object p50 ${fmt.s(r.phases.update.p50 / 1000)} against the Deployment's ${fmt.s(deploy.phases.update.p50 / 1000)} + ${fmt.s((r.demandedWaitMs?.update ?? 0) / 1000)} demanded (template update).` : ''));
+  }
   const last = [...byN].filter(([, v]) => v.dc && v.deploy).at(-1);
   if (last) {
     const [n, { dc, deploy }] = last;
@@ -754,9 +829,6 @@ function analysis(byN) {
 // ------------------------------------------------------------------ main
 const results = [];
 const skipped = [];
-// Issue 16 item 3 asks for a pod-less mode measured as its own result kind (`dc-inline`).
-const inlineNotRun = 'dc-inline';
-skipped.push(`${inlineNotRun} (pod-less rollouts run by the deployer controller, issue 16 item 3): not implemented yet, so not measured; every DC figure here is the deployer-pod mode (\`dc\`).`);
 let idle;
 let deployerStart;
 if (args['report-only'] === 'true') {
@@ -764,7 +836,7 @@ if (args['report-only'] === 'true') {
   const last = JSON.parse(readFileSync(path.join(repo, 'bench/last-results.json'), 'utf8'));
   started.setTime(Date.parse(last.started ?? started.toISOString()));
   results.push(...last.results);
-  skipped.push(...last.skipped.filter((x) => !x.startsWith(inlineNotRun)));
+  skipped.push(...last.skipped);
   idle = last.idle;
   deployerStart = last.deployerStart;
   sizes.length = 0;
@@ -779,7 +851,7 @@ try {
   for (const n of sizes) {
     if (n >= 1000 && args['force-1000'] !== 'true') {
       // Estimate from the largest run so far (DC side is the slower one); 15 min per side at most.
-      const prev = results.filter((r) => r.kind === 'dc').at(-1);
+      const prev = results.filter((r) => isDc(r.kind)).at(-1);
       if (prev) {
         const est = ((prev.phases.create.totalMs + prev.phases.update.totalMs) / prev.n) * n / 1000;
         if (est > 900) {

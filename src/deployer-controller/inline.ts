@@ -251,7 +251,7 @@ export async function runInlineStep(
         }
         memory.lastScaleAt = now;
         memory.lastProgressAt = now;
-        requeueMs = stage.kind === 'rolling' ? Math.max(timing.updatePeriodMs, 1) : timing.intervalMs;
+        requeueMs = stage.kind === 'rolling' ? Math.max(Math.min(timing.updatePeriodMs, timing.intervalMs), 1) : timing.intervalMs;
         break;
       case 'wait':
         requeueMs = decision.recheckMs;

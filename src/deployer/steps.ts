@@ -281,14 +281,17 @@ function decideRolling(obs: ObservedRollout, timing: StageTiming): StageDecision
   } catch (err) {
     return { kind: 'fail', message: (err as Error).message };
   }
-  if (obs.lastScaleAt !== undefined && now - obs.lastScaleAt < timing.updatePeriodMs) {
-    return { kind: 'wait', recheckMs: obs.lastScaleAt + timing.updatePeriodMs - now };
-  }
   const up = scaleUpTarget(f, oldReplicas, newReplicas);
   if (up !== undefined) return { kind: 'scale', target: 'to', replicas: up, message: `Scaling ${rcName(to)} up to ${up}` };
   const available = to.status?.availableReplicas ?? 0;
   const down = scaleDownTarget(f, oldReplicas, newReplicas, Math.min(available, newReplicas));
-  if (down !== undefined && down !== oldReplicas) return { kind: 'scale', target: 'from', replicas: down, message: `Scaling ${rcName(from)} down to ${down}` };
+  if (down !== undefined && down !== oldReplicas) {
+    // The updater sleeps updatePeriod between a round's scale up and its scale down (also when
+    // the round scaled nothing up), not between a scale down and the next round's scale up.
+    const periodEnd = (obs.lastScaleAt ?? obs.stageSince) + timing.updatePeriodMs;
+    if (now < periodEnd) return { kind: 'wait', recheckMs: periodEnd - now };
+    return { kind: 'scale', target: 'from', replicas: down, message: `Scaling ${rcName(from)} down to ${down}` };
+  }
   if (now > progressDeadline) return { kind: 'fail', message: 'timed out waiting for any update progress to be made' };
   return waitAtMost(timing.intervalMs, progressDeadline + 1, now);
 }

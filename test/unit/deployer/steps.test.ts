@@ -98,9 +98,14 @@ describe('decideStage', () => {
         .toEqual({ kind: 'scale', target: 'from', replicas: 1, message: 'Scaling config-1 down to 1' });
     });
 
-    it('keeps updatePeriodSeconds between two scaling steps, as a requeue of the remaining time', () => {
+    it('keeps updatePeriodSeconds before a scale down, as a requeue of the remaining time; a scale up never waits', () => {
       expect(decideStage(stage, observe({ from: rc(1, { replicas: 2 }), to: rc(2, { replicas: 1 }), lastScaleAt: t0 - 300 }), rolling))
         .toEqual({ kind: 'wait', recheckMs: 700 });
+      // The first scale down of a stage counts from the stage's start.
+      expect(decideStage(stage, observe({ from: rc(1, { replicas: 2 }), to: rc(2, { replicas: 1 }), stageSince: t0 - 200 }), rolling))
+        .toEqual({ kind: 'wait', recheckMs: 800 });
+      expect(decideStage(stage, observe({ from: rc(1, { replicas: 1 }), to: rc(2, { replicas: 1 }), lastScaleAt: t0 }), rolling))
+        .toEqual({ kind: 'scale', target: 'to', replicas: 2, message: 'Scaling config-2 up to 2' });
     });
 
     it('waits for both RCs to be synced, and is done once the new RC has settled at desired and the old at 0', () => {
