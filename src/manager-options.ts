@@ -64,3 +64,14 @@ export const DefaultCrossNamespacePolicy = 'dcctl-cross-namespace-image-referenc
 
 export const DefaultDeployerImage = 'ghcr.io/deploymentconfig-controller/dcctl:latest';
 export const DefaultResyncSeconds = 10 * 60;
+
+/** `--metrics-bind-address`: `[host]:port`; `0` or empty disables serving. */
+export function parseBindAddress(addr: string): { host?: string; port: number } | undefined {
+  if (addr === '0' || addr === '') return undefined;
+  const idx = addr.lastIndexOf(':');
+  const port = Number.parseInt(idx >= 0 ? addr.slice(idx + 1) : addr, 10);
+  // `[::1]:8080`: the brackets only delimit an IPv6 address; listen() takes it bare.
+  const host = idx > 0 ? addr.slice(0, idx).replace(/^\[(.*)\]$/, '$1') : undefined;
+  if (!Number.isInteger(port) || port <= 0) throw new Error(`invalid --metrics-bind-address "${addr}"`);
+  return host ? { host, port } : { port };
+}

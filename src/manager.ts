@@ -36,8 +36,7 @@ import { InformerFactory } from './kube/informer-factory.js';
 import { createLeaderElector } from './kube/leader-election.js';
 import { KubeMetricsAccessReview, startMetricsServer } from './kube/metrics-server.js';
 import { Metrics } from './metrics.js';
-import { DefaultCrossNamespacePolicy, type ManagerOptions } from './manager-options.js';
-import { parseBindAddress } from './serve.js';
+import { DefaultCrossNamespacePolicy, parseBindAddress, type ManagerOptions } from './manager-options.js';
 
 export type { ManagerOptions } from './manager-options.js';
 

@@ -11,9 +11,6 @@ export const ImageApiVersion = `${ImageGroup}/${ImageVersion}` as const;
 export const ImageStreamKind = 'ImageStream' as const;
 export const ImageStreamPlural = 'imagestreams' as const;
 
-/** `from.kind` values of a spec tag. */
-export type TagFromKind = 'DockerImage' | 'ImageStreamTag' | 'ImageStreamImage';
-
 /** `TagReferencePolicy`: `Local` resolves to `<status.dockerImageRepository>@<image>`. */
 export interface TagReferencePolicy { type?: 'Source' | 'Local' }
 

@@ -14,10 +14,6 @@ export const StorageGroup = 'apps.dcctl.io' as const;
 export const DcGroups = [Group, StorageGroup] as const;
 export type DcGroup = (typeof DcGroups)[number];
 
-export function isDcGroup(value: string): value is DcGroup {
-  return (DcGroups as readonly string[]).includes(value);
-}
-
 /** `apiVersion` of objects in `group`. */
 export const apiVersionOf = (group: string): string => `${group}/${Version}`;
 

@@ -5,7 +5,7 @@
  */
 import * as jsonPatchModule from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
-import { applyMergePatch } from '../cli/merge-patch.js';
+import { applyMergePatch } from '../util/merge-patch.js';
 import { deploymentConfigSchema } from './schema.js';
 import { PatchError, strategicMergePatch } from './smp.js';
 

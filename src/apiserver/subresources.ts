@@ -8,9 +8,10 @@ import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, ApiVersion, Kind, Phase } from '../apis/constants.js';
 import type { DeploymentConfig, DeploymentTriggerType, InstantiateAck } from '../apis/deploymentconfig.js';
 import { decodeDeploymentConfig, DecodeError } from '../apis/encoded.js';
-import { CliError } from '../cli/errors.js';
-import { generateRollback, rollbackTarget } from '../cli/rollback.js';
+import { selectorString } from '../apps/deployment.js';
+import { generateRollback, InvalidRollbackError, rollbackTarget } from '../apps/rollback.js';
 import { rcNameFor } from '../util/naming.js';
+import { sleep } from '../util/sleep.js';
 import { parseBody, writeJson, type HandlerContext } from './resources.js';
 import { ApiStatusError, badRequest, invalid, invalidMessage, timeout } from './status.js';
 import { readBody } from './storage.js';
@@ -145,7 +146,7 @@ export async function handleRollback(ctx: HandlerContext): Promise<void> {
   try {
     target = rollbackTarget(current, revision);
   } catch (err) {
-    if (err instanceof CliError) throw invalidMessage('DeploymentConfigRollback', name, err.message);
+    if (err instanceof InvalidRollbackError) throw invalidMessage('DeploymentConfigRollback', name, err.message);
     throw err;
   }
   let rc: V1ReplicationController;
@@ -224,7 +225,7 @@ export async function handleLog(ctx: HandlerContext): Promise<void> {
   }
   let podName = rc.metadata?.annotations?.[Annotations.DeployerPod] ?? `${rcName}-deploy`;
   if (phase === Phase.Complete) {
-    const selector = Object.entries(rc.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+    const selector = selectorString(rc.spec?.selector);
     const pods = (await ctx.storage.json<{ items: V1Pod[] }>('GET', `/api/v1/namespaces/${encodeURIComponent(ns)}/pods`, { query: { labelSelector: selector } })).body.items;
     const app = bestPod(pods);
     if (app?.metadata?.name) podName = app.metadata.name;
@@ -250,6 +251,6 @@ async function waitFor<T>(fn: () => Promise<T | undefined>, timeoutMs: number): 
   for (;;) {
     const v = await fn();
     if (v !== undefined || Date.now() >= end) return v;
-    await new Promise((r) => setTimeout(r, 1000));
+    await sleep(1000);
   }
 }

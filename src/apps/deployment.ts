@@ -10,7 +10,7 @@ import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { decodeDeploymentConfig } from '../apis/encoded.js';
 import type { InvolvedObject } from '../controller/ports.js';
 import { rcLabelValue } from '../util/naming.js';
-import { rcVersion } from '../util/rc-version.js';
+import { rcVersion } from './rc-version.js';
 
 /** `ns/name`, OpenShift's `LabelForDeploymentConfig` / `LabelForDeployment`. */
 export const labelFor = (obj: { metadata?: { namespace?: string; name?: string } }): string =>
@@ -18,7 +18,7 @@ export const labelFor = (obj: { metadata?: { namespace?: string; name?: string }
 
 /**
  * `DeploymentVersionFor`: the DC version an RC was made for, read from its immutable name
- * `<dc>-<N>`; the annotation is only believed when it agrees (src/util/rc-version.ts), so a
+ * `<dc>-<N>`; the annotation is only believed when it agrees (rc-version.ts), so a
  * forged annotation can neither move latestVersion nor make an old RC look newer. −1 when the
  * name carries no version.
  */

@@ -232,31 +232,28 @@ export async function main(rawArgv: string[], scriptName = 'dcctl', overrides: P
       .option('instantiate-timeout', { type: 'number', default: 30, describe: 'Seconds an instantiate request waits for the controller' })
       .option('log-level', { type: 'string', default: 'info', describe: 'trace, debug, info, warn or error' })
       .option('log-format', { type: 'string', choices: ['json', 'pretty'] as const, default: 'json' as const, describe: 'json lines (production) or pretty (local runs)' }),
-    run<CommonArgs & Record<string, unknown>>(async (a) => {
+    (a) => run(async () => {
       const { runApiServer } = await import('../apiserver/run.js');
       return runApiServer({
         kubeconfig: a.kubeconfig, context: a.context,
-        securePort: a['securePort'] as number,
-        bindAddress: a['bindAddress'] as string,
-        tlsCertFile: a['tlsCertFile'] as string,
-        tlsPrivateKeyFile: a['tlsPrivateKeyFile'] as string,
-        storageGroup: a['storageGroup'] as string,
-        instantiateTimeoutSeconds: a['instantiateTimeout'] as number,
-        logLevel: a['logLevel'] as string,
-        logFormat: a['logFormat'] as 'json' | 'pretty',
+        securePort: a.securePort,
+        bindAddress: a.bindAddress,
+        tlsCertFile: a.tlsCertFile,
+        tlsPrivateKeyFile: a.tlsPrivateKeyFile,
+        storageGroup: a.storageGroup,
+        instantiateTimeoutSeconds: a.instantiateTimeout,
+        logLevel: a.logLevel,
+        logFormat: a.logFormat,
       });
-    }))
+    })(a))
     .command('migrate-storage', 'Move every DeploymentConfig between CRD mode and API mode, keeping RCs and history (docs/apiserver.md)', (c) => c
       .option('to', { type: 'string', choices: ['aggregated', 'crd'] as const, demandOption: true, describe: 'aggregated: into apps.dcctl.io behind the APIService; crd: back into the apps.openshift.io CRD' })
       .option('force', { type: 'boolean', default: false, describe: 'Run even though a controller holds its leader lease' })
       .option('timeout', { type: 'number', default: 120, describe: 'Seconds to wait for the group to be served after each switch' }),
-    run<CommonArgs & Record<string, unknown>>(async (a) => {
+    (a) => run(async () => {
       const { runMigrateStorage } = await import('../apiserver/run.js');
-      return runMigrateStorage({
-        kubeconfig: a.kubeconfig, context: a.context,
-        to: a['to'] as 'aggregated' | 'crd', force: a['force'] as boolean, timeoutSeconds: a['timeout'] as number,
-      }, streams.err);
-    }))
+      return runMigrateStorage({ kubeconfig: a.kubeconfig, context: a.context, to: a.to, force: a.force, timeoutSeconds: a.timeout }, streams.err);
+    })(a))
     .command('deploy', 'Run a rollout (the program inside deployer pods)', (c) => c
       .option('deployment', { type: 'string', describe: 'RC to deploy (default $OPENSHIFT_DEPLOYMENT_NAME)' })
       .option('until', { type: 'string', describe: 'Stop at a point: start, pre, mid, post, or N% / N of the replicas' }),

@@ -7,7 +7,7 @@ import type { V1ReplicationController } from '@kubernetes/client-node';
 import type { DeploymentCondition, DeploymentConfig, DeploymentConfigStatus } from '../apis/deploymentconfig.js';
 import type { DeploymentConfigClient, EventRecorder } from '../controller/ports.js';
 import { newCondition, setCondition, updateConditions } from './conditions.js';
-import { rcProblems } from '../util/rc-problems.js';
+import { rcProblems } from '../apps/rc-problems.js';
 import { latestDeploymentInfo, scaleSelector } from '../apps/index.js';
 import { canonicalJson } from '../util/canonical-json.js';
 

@@ -8,12 +8,12 @@ import https from 'node:https';
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
 import type { LogsContext } from '../cli/logs/ports.js';
 import type { OutputStreams } from '../cli/output.js';
-import { isNotFound } from '../controller/errors.js';
+import { ApiError, isNotFound } from '../controller/errors.js';
 import { makeApiClient } from './client.js';
 import { makeClients } from './clients.js';
-import { ApiError } from '../controller/errors.js';
 import { wrapApi } from './errors.js';
 import { toPlain } from './plain.js';
+import { sleep } from '../util/sleep.js';
 
 export function makeLogsContext(kc: KubeConfig, namespace: string, streams: OutputStreams): LogsContext {
   const clients = makeClients(kc, { userAgent: 'dcctl' });
@@ -62,7 +62,7 @@ export function makeLogsContext(kc: KubeConfig, namespace: string, streams: Outp
       const list = await wrapApi(core.listNamespacedEvent({ namespace, fieldSelector: `involvedObject.name=${objectName}` }));
       return list.items.map((e) => toPlain(e));
     },
-    sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+    sleep: (ms) => sleep(ms),
   };
 }
 

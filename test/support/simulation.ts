@@ -11,6 +11,7 @@
  * Time is the cluster's FakeClock, which jumps to the next timer once all pending work is done.
  */
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
+import { selectorString } from '../../src/apps/deployment.js';
 import { matchesSelector, newFakeCluster, type Commit, type FakeCluster } from './fakes.js';
 
 export interface HookOutcome {
@@ -19,8 +20,7 @@ export interface HookOutcome {
   logs?: string;
 }
 
-const selectorOf = (rc: V1ReplicationController): string =>
-  Object.entries(rc.spec?.selector ?? {}).map(([k, v]) => `${k}=${v}`).join(',');
+const selectorOf = (rc: V1ReplicationController): string => selectorString(rc.spec?.selector);
 
 export class WorkloadSimulation {
   /** Time the RC manager and the kubelet take to react. */

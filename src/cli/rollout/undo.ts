@@ -21,12 +21,12 @@ import { findRc, getDc } from '../common.js';
 import { describePodTemplate } from '../describe.js';
 import { CliError } from '../errors.js';
 import { fileRequest, instantiatePatch, unacknowledgedNotice, waitForAck } from '../instantiate.js';
-import { createMergePatch } from '../merge-patch.js';
+import { createMergePatch } from '../../util/merge-patch.js';
 import { qualifiedName } from '../names.js';
 import type { OutputFormat } from '../options.js';
 import { formatData } from '../output.js';
 import type { CliContext } from '../ports.js';
-import { disabledImageTriggers, generateRollback, invalidRollback, rollbackTarget, undoDefaults } from '../rollback.js';
+import { disabledImageTriggers, generateRollback, invalidRollback, rollbackTarget, undoDefaults } from '../../apps/rollback.js';
 
 export interface UndoOptions {
   readonly name: string;

@@ -11,7 +11,7 @@ import { ApiVersion, Kind } from '../../apis/constants.js';
 import type { DeploymentConfig } from '../../apis/deploymentconfig.js';
 import { isConflict, isNotFound } from '../../controller/errors.js';
 import { AggregateCliError, CliError, dcNotFound } from '../errors.js';
-import { createMergePatch } from '../merge-patch.js';
+import { createMergePatch } from '../../util/merge-patch.js';
 import { qualifiedName } from '../names.js';
 import { formatData } from '../output.js';
 import { tabwrite } from '../tabwriter.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, Labels } from '../../../src/apis/constants.js';
-import { rcVersion } from '../../../src/util/rc-version.js';
+import { rcVersion } from '../../../src/apps/rc-version.js';
 import {
   activeDeployment, applyDefaults, byVersionAsc, byVersionDesc, configSelector, deployerPodSelector, deploymentsForCleanup,
   eventTarget, formatTime, hasTriggers, isCancelled, isCancelledAnnotation, isComplete, isInProgress, isTerminal, labelFor,

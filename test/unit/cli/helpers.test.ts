@@ -3,8 +3,8 @@ import { parseDcName } from '../../../src/cli/names.js';
 import { parseDryRun, parseDuration } from '../../../src/cli/flags.js';
 import { humanDuration } from '../../../src/cli/humanize.js';
 import { toYaml } from '../../../src/cli/output.js';
-import { applyMergePatch, createMergePatch } from '../../../src/cli/merge-patch.js';
-import { generateRollback, undoDefaults } from '../../../src/cli/rollback.js';
+import { applyMergePatch, createMergePatch } from '../../../src/util/merge-patch.js';
+import { generateRollback, undoDefaults } from '../../../src/apps/rollback.js';
 import { makeDc } from './fixtures.js';
 
 describe('parseDcName', () => {

@@ -2,7 +2,7 @@ import { describe, it, expect } from '@jest/globals';
 import { Annotations } from '../../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
 import { rolloutUndo } from '../../../src/cli/rollout/undo.js';
-import { applyMergePatch } from '../../../src/cli/merge-patch.js';
+import { applyMergePatch } from '../../../src/util/merge-patch.js';
 import { ApiError } from '../../../src/controller/errors.js';
 import { NS, makeDc, makeRc, template, testContext } from './fixtures.js';
 

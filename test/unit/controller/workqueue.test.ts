@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ItemExponentialFailureRateLimiter } from '../../../src/controller/rate-limiter.js';
 import { WorkQueue, type WorkQueueMetrics } from '../../../src/controller/workqueue.js';
-import { FakeTimers } from './fake-timers.js';
+import { FakeTimers } from '../../support/timers.js';
 
 function newQueue(timers = new FakeTimers(), metrics?: WorkQueueMetrics) {
   return { timers, q: new WorkQueue({ name: 'test', timers, rateLimiter: new ItemExponentialFailureRateLimiter(5, 1000), metrics }) };

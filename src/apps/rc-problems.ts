@@ -7,9 +7,8 @@
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, Phase } from '../apis/constants.js';
+import { hasUnknownPhase } from './deployment.js';
 import { rcVersion } from './rc-version.js';
-
-const knownPhases: ReadonlySet<string> = new Set(Object.values(Phase));
 
 /**
  * An RC whose phase annotation is not one of the five phases: nothing moves it (the deployer
@@ -17,11 +16,11 @@ const knownPhases: ReadonlySet<string> = new Set(Object.values(Phase));
  * forever. `rollout cancel`, `rollout retry` or setting the annotation recovers it.
  */
 export function rcPhaseProblem(rc: V1ReplicationController): string | undefined {
+  if (!hasUnknownPhase(rc)) return undefined;
   const phase = rc.metadata?.annotations?.[Annotations.Phase];
-  if (phase !== undefined && knownPhases.has(phase)) return undefined;
   const what = phase === undefined ? 'has no annotation' : `has unknown phase ${JSON.stringify(phase)} in annotation`;
   return `replication controller "${rc.metadata?.name ?? ''}" ${what} ${Annotations.Phase}, so no controller can move its rollout on; `
-    + `set it to one of ${[...knownPhases].join(', ')}, or run 'rollout cancel' or 'rollout retry'`;
+    + `set it to one of ${Object.values(Phase).join(', ')}, or run 'rollout cancel' or 'rollout retry'`;
 }
 
 /** Every problem of these RCs, sorted and joined; undefined when there is none. */

@@ -1,5 +1,9 @@
-/** Manually advanced time for WorkQueue/RateLimiter tests (implements QueueTimers). */
-import type { QueueTimers } from '../../../src/controller/workqueue.js';
+/**
+ * Manually advanced time for the WorkQueue and rate-limiter tests (implements QueueTimers). Not the
+ * FakeClock (clock.ts): the queue tests step time by hand ("5 ms later, nothing yet"), where the
+ * FakeClock jumps to the next timer on its own once all work has drained.
+ */
+import type { QueueTimers } from '../../src/controller/workqueue.js';
 
 export class FakeTimers implements QueueTimers {
   private t = 0;

@@ -1,11 +1,16 @@
 /**
- * Client-side rollback generation: OpenShift's `deploymentconfigs/rollback` endpoint (design.md
- * §8.1) has no CRD equivalent, so the CLI computes the rolled-back DC itself from the target
- * RC's encoded config. Pure: callers fetch the DC and the RC.
+ * Rollback generation, OpenShift's `deploymentconfigs/rollback` endpoint (design.md §8.1): in CRD
+ * mode the CLI computes the rolled-back DC itself from the target RC's encoded config (a CRD
+ * has no such subresource); in API mode the API server serves it with the same code. Pure:
+ * callers fetch the DC and the RC.
  */
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
-import { CliError } from './errors.js';
 import { rcNameFor } from '../util/naming.js';
+
+/** A refused rollback; the message is the endpoint's (the CLI prints it, the API server answers 422 with it). */
+export class InvalidRollbackError extends Error {
+  override readonly name = 'InvalidRollbackError';
+}
 
 /** DeploymentConfigRollbackSpec's switches; `oc rollout undo` sends only includeTemplate. */
 export interface RollbackSpec {
@@ -23,13 +28,13 @@ export const undoDefaults = (revision = 0): RollbackSpec => ({
 });
 
 /** The endpoint answers every refusal as Invalid on field `name`; kubectl prints it like this. */
-export function invalidRollback(name: string, reason: string): CliError {
-  return new CliError(`The DeploymentConfigRollback "${name}" is invalid: name: Invalid value: "${name}": ${reason}`);
+export function invalidRollback(name: string, reason: string): InvalidRollbackError {
+  return new InvalidRollbackError(`The DeploymentConfigRollback "${name}" is invalid: name: Invalid value: "${name}": ${reason}`);
 }
 
 /**
  * Step 3–4 of §8.1: validates the request against the current DC and returns the RC name to
- * roll back to. Throws CliError with the endpoint's messages.
+ * roll back to. Throws InvalidRollbackError with the endpoint's messages.
  */
 export function rollbackTarget(current: DeploymentConfig, revision: number): string {
   const name = current.metadata.name ?? '';
