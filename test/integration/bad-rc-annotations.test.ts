@@ -145,3 +145,36 @@ describe('forged latest-version annotation (issue 14 item 1)', () => {
       .toEqual([`${victim}-1`]);
   });
 });
+
+/**
+ * Issue 14 sweep: the encoded config is an RC annotation anyone who may patch RCs in the
+ * namespace rewrites (every deployer and hook pod can), and its namespace and name used to
+ * address the controller's events. A forged config made the controller, with its cluster-wide
+ * right to create events, write events into any other namespace about any object there.
+ */
+describe('forged encoded config naming another namespace (issue 14 sweep)', () => {
+  let victimNs: string;
+  beforeAll(async () => { victimNs = await createNamespace('badrc-victim'); });
+  afterAll(async () => { await deleteNamespace(victimNs); });
+
+  it('the controller\'s rollout events stay in the RC\'s namespace, on the RC', async () => {
+    const slow = dc('spoof');
+    (slow.spec as Record<string, unknown>).strategy = {
+      type: 'Recreate',
+      recreateParams: { pre: { failurePolicy: 'Abort', execNewPod: { containerName: 'app', command: ['/bin/sh', '-c', 'sleep 60'] } } },
+    };
+    await custom.createNamespacedCustomObject({ group, version: 'v1', namespace: ns, plural: 'deploymentconfigs', body: slow });
+    await waitFor('spoof-1 Running', async () => (await phaseOf('spoof-1')) === 'Running', { timeoutMs: 60_000 });
+    const rc = await core.readNamespacedReplicationController({ name: 'spoof-1', namespace: ns });
+    const forged = JSON.parse(rc.metadata!.annotations!['openshift.io/encoded-deployment-config']!) as { metadata: Record<string, unknown> };
+    forged.metadata = { ...forged.metadata, namespace: victimNs, name: 'payroll' };
+    annotate('spoof-1', `openshift.io/encoded-deployment-config=${JSON.stringify(forged)}`);
+    // Cancelling makes the deployer controller report on the rollout (RolloutCancelled).
+    annotate('spoof-1', 'openshift.io/deployment.cancelled=true');
+
+    const cancelled = await waitFor('RolloutCancelled on spoof-1', async () => (await core.listNamespacedEvent({ namespace: ns, fieldSelector: 'involvedObject.name=spoof-1' }))
+      .items.find((e) => e.reason === 'RolloutCancelled'));
+    expect(cancelled.involvedObject).toMatchObject({ kind: 'ReplicationController', namespace: ns, name: 'spoof-1' });
+    expect((await core.listNamespacedEvent({ namespace: victimNs })).items.map((e) => `${e.reason} ${e.involvedObject.name}`)).toEqual([]);
+  }, 120_000);
+});
