@@ -263,6 +263,22 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     expect((await getDc()).spec.paused).toBeUndefined();
   });
 
+  it('an ImageChange trigger into another namespace, written through the front, is checked for the user (issue 14 item 3)', async () => {
+    // deploy/base/image-policy.yaml (applied by the global setup) also matches the storage group,
+    // which the front writes impersonating the user: the authorizer is asked about "writer".
+    kubectl(['create', 'role', 'dc-writer', '-n', ns, '--verb=create,get', '--resource=deploymentconfigs.apps.openshift.io']);
+    kubectl(['create', 'rolebinding', 'dc-writer', '-n', ns, '--role=dc-writer', '--user=writer']);
+    const dc = dcManifest({ name: 'thief', replicas: 1 });
+    dc.spec.triggers = [{ type: 'ImageChange', imageChangeParams: { automatic: true, containerNames: ['web'], from: { kind: 'ImageStreamTag', name: 'app:prod', namespace: 'kube-system' } } }];
+    const refused = await waitFor('writer may create DCs', async () => {
+      const r = await raw('POST', `${G}/namespaces/${ns}/deploymentconfigs`, { as: 'writer', body: dc });
+      return r.status === 403 && r.text.includes('ValidatingAdmissionPolicy') ? r : undefined;
+    }, { timeoutMs: 20_000 });
+    expect(refused.json<{ message: string }>().message).toContain('user "writer" may not take images from another namespace without get on imagestreams/layers '
+      + 'of that image stream there: spec.triggers[0].imageChangeParams.from refers to imagestream "app" in namespace "kube-system"');
+    expect((await raw('GET', dcPath('thief'))).status).toBe(404);
+  });
+
   it('requests that do not come through the aggregator are 401, never data', async () => {
     const port = readFileSync(path.join(process.env.LOCAL_CLUSTER_DIR!, 'dcctl-apiserver.port'), 'utf8').trim();
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
