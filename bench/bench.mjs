@@ -758,6 +758,7 @@ function report(results, idle, skipped) {
   if (idle) {
     const i = idle;
     L.push('', `## Idle: ${i.count} DCs with 3 RCs each`, '');
+    if (i.measuredAt) L.push(`Not re-measured in this run (\`--idle 0\`): the figures of the run of ${String(i.measuredAt).slice(0, 16)}Z (deployer-pod mode; an idle DC does nothing mode-specific).`, '');
     L.push(`- Writes by the controllers during the full resync at start-up (every DC and RC synced once): **${i.initial.writes}**${i.initial.writes ? ` (${i.initial.writesBy.join('; ')})` : ''}; during ${i.resync.seconds} s of periodic resyncs (--resync-period=${i.resyncSeconds}): **${i.resync.writes}**. Goal: zero.`);
     const wall = i.initial.startToReady + i.initial.seconds;
     const perSync = i.resync.cpuSeconds / Math.max(i.resync.syncs, 1);
@@ -779,7 +780,7 @@ function report(results, idle, skipped) {
     L.push(`- N=${r.n} ${r.kind}: DC write → its RC created: median ${fmt.s(percentile(r.startCosts.writeToRc, 50) / 1000)} (p90 ${fmt.s(percentile(r.startCosts.writeToRc, 90) / 1000)})${q ? `; the DC controller did ${fmt.n(q.syncs / r.rollouts, 1)} syncs per rollout, its keys waited ${fmt.ms((q.queueSeconds / Math.max(q.adds, 1)) * 1000)} in the queue on average and a sync took ${fmt.ms((q.syncSeconds / Math.max(q.syncs, 1)) * 1000)} on average` : ''}. Conflicts (409) from our clients (controller and deployers): ${fmt.n(ours / r.rollouts, 2)} per rollout.`);
   }
   L.push('', '## Chaos test', '');
-  L.push('`npm run test:chaos` (test/chaos/chaos.test.ts; CHAOS_SEED, CHAOS_DCS=30, CHAOS_DURATION_S=75): 30 DCs roll out with template updates every 0.5-2.5 s while the harness SIGKILLs and restarts the controller every 3-12 s, restarts kube-apiserver once (same argv from /proc, waits for /readyz), deletes random deployer pods and rewrites RC annotations from a competing client. It checks throughout (from watches, paused while kube-apiserver restarts: at most one unterminated deployer pod per DC, no RC phase moving backwards, one RC per DC version, every RC controlled by its DC) and at the end (every DC\'s latest RC carries the last template and is Complete, or Failed with the previous Complete RC scaled back up; no RC past latestVersion; no deployer pod left running). It prints its seed and the counts of faults and checks.');
+  L.push('`npm run test:chaos` (test/chaos/chaos.test.ts; CHAOS_SEED, CHAOS_DCS=30, CHAOS_DURATION_S=75, CHAOS_MODES=pod,inline): once per deployer mode, 30 DCs roll out with template updates every 0.5-2.5 s while the harness SIGKILLs and restarts the controller every 3-12 s, restarts kube-apiserver once (same argv from /proc, waits for /readyz), deletes random deployer pods (pod mode) or running hook pods (inline mode, where every third DC has a pre hook) and rewrites RC annotations from a competing client. It checks throughout (from watches, paused while kube-apiserver restarts: at most one unterminated deployer pod per DC, no RC phase moving backwards, one RC per DC version, every RC controlled by its DC) and at the end (every DC\'s latest RC carries the last template and is Complete, or Failed with the previous Complete RC scaled back up; no RC past latestVersion; no deployer pod left running; inline mode: no deployer pod at all, no pre hook run twice for one RC, none missing for a Complete RC). It prints its seed and the counts of faults and checks.');
   if (skipped.length) {
     L.push('', '## Not run', '');
     for (const s of skipped) L.push(`- ${s}`);
@@ -829,6 +830,8 @@ function analysis(byN) {
 // ------------------------------------------------------------------ main
 const results = [];
 const skipped = [];
+const previousRun = existsSync(path.join(repo, 'bench/last-results.json'))
+  ? JSON.parse(readFileSync(path.join(repo, 'bench/last-results.json'), 'utf8')) : undefined;
 let idle;
 let deployerStart;
 if (args['report-only'] === 'true') {
@@ -849,21 +852,25 @@ try {
     log(`deployer start-up alone: ${deployerStart ? `${fmt.n(deployerStart.cpuSeconds, 2)} s CPU, ${fmt.mib(deployerStart.rssBytes)}, ${fmt.n(deployerStart.wallSeconds, 2)} s wall` : 'not measured'}`);
   }
   for (const n of sizes) {
-    if (n >= 1000 && args['force-1000'] !== 'true') {
-      // Estimate from the largest run so far (DC side is the slower one); 15 min per side at most.
-      const prev = results.filter((r) => isDc(r.kind)).at(-1);
-      if (prev) {
-        const est = ((prev.phases.create.totalMs + prev.phases.update.totalMs) / prev.n) * n / 1000;
+    for (const kind of kinds) {
+      if (n >= 1000 && args['force-1000'] !== 'true') {
+        // Estimate from this kind's largest run so far; 15 min per kind at most.
+        const prev = results.filter((r) => r.kind === kind).at(-1);
+        const est = prev ? ((prev.phases.create.totalMs + prev.phases.update.totalMs) / prev.n) * n / 1000 : 0;
         if (est > 900) {
-          skipped.push(`N=${n}: estimated ${fmt.s(est)} for the DC side (linear from N=${prev.n}), over the 15 min budget per side on this ${os.cpus().length}-CPU machine; run with --sizes ${n} --force-1000 to measure it anyway.`);
-          log(`skipping N=${n}: estimated ${fmt.s(est)} for the DC side`);
+          skipped.push(`N=${n} ${kind}: estimated ${fmt.s(est)} (linear from N=${prev.n}: ${fmt.s(prev.phases.create.totalMs / 1000)} + ${fmt.s(prev.phases.update.totalMs / 1000)}), over the 15 min budget per kind on this ${os.cpus().length}-CPU machine; run with --sizes ${n} --force-1000 to measure it anyway.`);
+          log(`skipping N=${n} ${kind}: estimated ${fmt.s(est)}`);
           continue;
         }
       }
+      results.push(await runOne(kind, n));
     }
-    for (const kind of kinds) results.push(await runOne(kind, n));
   }
   if (idleN > 0 && args['report-only'] !== 'true') idle = await idleRun(idleN);
+  else if (!idle && previousRun?.idle) {
+    // --idle 0: keep the idle figures of the last run that measured them, saying so.
+    idle = { ...previousRun.idle, measuredAt: previousRun.idle.measuredAt ?? previousRun.started };
+  }
 } finally {
   const md = report(results, idle, skipped);
   const docs = path.join(repo, 'docs');

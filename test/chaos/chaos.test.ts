@@ -11,23 +11,33 @@
  * recorded as Failed with the previous Complete RC scaled back up; no RC beyond latestVersion;
  * no unterminated deployer pod; nothing lost (the latest RC carries the last template written).
  *
+ * It runs once per deployer mode (design.md §6.8): `pod` (deployer pods) and `inline` (pod-less
+ * rollouts run by the controller, `--default-deployer=inline`). In inline mode the SIGKILLs land
+ * in the middle of the controller's own rollouts, every third DC has a pre hook that appends its
+ * RC's name to a marker file, and the pod deletes hit running hook pods instead of deployer pods.
+ * Checked at the end besides the above: no deployer pod was ever created; no hook ran twice for
+ * one RC (a repeated step) and every Complete RC of a DC with a hook ran it (a lost step).
+ *
  * Knobs: CHAOS_SEED (printed on every run), CHAOS_DCS (30), CHAOS_DURATION_S (75 = the bounded
- * CI form), CHAOS_APISERVER_RESTART (1; 0 skips it, e.g. on a cluster shared with other tests).
+ * CI form, per mode), CHAOS_APISERVER_RESTART (1; 0 skips it, e.g. on a cluster shared with other
+ * tests), CHAOS_MODES (pod,inline).
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawn } from 'node:child_process';
-import { openSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { RbacAuthorizationV1Api, type V1Pod, type V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, Group, Labels, Plural, Version } from '../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../src/apis/deploymentconfig.js';
 import { InvariantWatcher, isDeployerPod } from '../support/invariants.js';
-import { apis, createNamespace, deleteNamespace, repoDir, startController, waitFor, type ControllerProcess } from '../support/kube.js';
+import { apis, createNamespace, deleteNamespace, repoDir, startController as startControllerProcess, waitFor, type ControllerProcess } from '../support/kube.js';
 
 const seed = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const dcCount = Number(process.env.CHAOS_DCS ?? 30);
 const durationMs = Number(process.env.CHAOS_DURATION_S ?? 75) * 1000;
 const restartApiserver = process.env.CHAOS_APISERVER_RESTART !== '0';
+const modes = (process.env.CHAOS_MODES ?? 'pod,inline').split(',') as Array<'pod' | 'inline'>;
 const replicas = 2;
 
 /** mulberry32: a small seeded PRNG, so a failing run can be replayed with CHAOS_SEED. */
@@ -46,11 +56,11 @@ const pick = <T>(xs: readonly T[]): T | undefined => xs[Math.floor(random() * xs
 const between = (lo: number, hi: number) => lo + random() * (hi - lo);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-const faults = { controllerKills: 0, apiserverRestarts: 0, deployerPodDeletes: 0, deployerAccessDeletes: 0, rcAnnotationUpdates: 0, rcConflictsSeen: 0, templateUpdates: 0 };
-const checks = { watchEvents: 0, duplicateChecks: 0, ownerChecks: 0, finalDcChecks: 0 };
-const violations: string[] = [];
-
-function dcManifest(name: string, rev: number): DeploymentConfig {
+/** The DC `name` at template revision `rev`; with `marker`, a pre hook appends the RC's name to it. */
+function dcManifest(name: string, rev: number, marker?: string): DeploymentConfig {
+  const pre = marker
+    ? { pre: { failurePolicy: 'Abort', execNewPod: { containerName: 'web', command: ['/bin/sh', '-c', 'echo "$OPENSHIFT_DEPLOYMENT_NAME" >> "$MARKER"'], env: [{ name: 'MARKER', value: marker }] } } }
+    : {};
   return {
     apiVersion: `${Group}/${Version}`,
     kind: 'DeploymentConfig',
@@ -58,7 +68,7 @@ function dcManifest(name: string, rev: number): DeploymentConfig {
     spec: {
       replicas,
       selector: { app: name },
-      strategy: { type: 'Rolling', rollingParams: { intervalSeconds: 1, updatePeriodSeconds: 1, timeoutSeconds: 120, maxSurge: '25%', maxUnavailable: '25%' } },
+      strategy: { type: 'Rolling', rollingParams: { intervalSeconds: 1, updatePeriodSeconds: 1, timeoutSeconds: 120, maxSurge: '25%', maxUnavailable: '25%', ...pre } },
       triggers: [{ type: 'ConfigChange' }],
       template: {
         metadata: { labels: { app: name } },
@@ -107,7 +117,15 @@ async function restartKubeApiserver(clusterDir: string): Promise<void> {
   }, { timeoutMs: 90_000, intervalMs: 250 });
 }
 
-describe('chaos: concurrent DC rollouts under controller kills, an apiserver restart, deployer pod deletes and conflicting writes', () => {
+describe.each(modes)('chaos (%s deployer): concurrent DC rollouts under controller kills, an apiserver restart, deployer or hook pod deletes and conflicting writes', (mode) => {
+  const faults = { controllerKills: 0, apiserverRestarts: 0, deployerPodDeletes: 0, hookPodDeletes: 0, deployerAccessDeletes: 0, rcAnnotationUpdates: 0, rcConflictsSeen: 0, templateUpdates: 0 };
+  const checks = { watchEvents: 0, duplicateChecks: 0, ownerChecks: 0, finalDcChecks: 0, hookRunChecks: 0 };
+  const violations: string[] = [];
+  const controllerArgs = mode === 'inline' ? ['--default-deployer=inline'] : [];
+  const startController = (namespace: string) => startControllerProcess(namespace, controllerArgs);
+  /** Inline mode: the pre hooks' marker file (one line per hook run: the RC's name). */
+  const marker = mode === 'inline' ? path.join(mkdtempSync(path.join(tmpdir(), 'chaos-hooks-')), 'runs') : undefined;
+  const hooked = (name: string) => marker !== undefined && Number(name.slice(-2)) % 3 === 0;
   const { core, custom, kc } = apis();
   const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
   let ns = '';
@@ -119,7 +137,7 @@ describe('chaos: concurrent DC rollouts under controller kills, an apiserver res
   const lastRev = new Map<string, number>();
 
   beforeAll(async () => {
-    console.log(`chaos: seed ${seed} (replay with CHAOS_SEED=${seed}), ${dcCount} DCs, ${durationMs / 1000} s of faults, apiserver restart ${restartApiserver ? 'on' : 'off'}, cluster ${clusterDir}`);
+    console.log(`chaos (${mode} deployer): seed ${seed} (replay with CHAOS_SEED=${seed}), ${dcCount} DCs, ${durationMs / 1000} s of faults, apiserver restart ${restartApiserver ? 'on' : 'off'}, cluster ${clusterDir}`);
     ns = await createNamespace('chaos');
     watcher = await startWatcher();
     controller = startController(ns);
@@ -178,7 +196,7 @@ describe('chaos: concurrent DC rollouts under controller kills, an apiserver res
   it('keeps every invariant and converges every DC', async () => {
     const dcPath = { group: Group, version: Version, plural: Plural, namespace: ns };
     await Promise.all(names.map(async (name) => {
-      await custom.createNamespacedCustomObject({ ...dcPath, body: dcManifest(name, 1) });
+      await custom.createNamespacedCustomObject({ ...dcPath, body: dcManifest(name, 1, hooked(name) ? marker : undefined) });
       lastRev.set(name, 1);
     }));
 
@@ -222,17 +240,18 @@ describe('chaos: concurrent DC rollouts under controller kills, an apiserver res
       if (!apiserverDone) await restartApiserverWatched();
     })());
 
-    // Deployer pod deletes.
+    // Deployer pod deletes (pod mode); hook pod deletes (inline mode: there are no deployer pods).
     loops.push((async () => {
       while (running()) {
         await sleep(between(2000, 8000));
         try {
           const pods = (await core.listNamespacedPod({ namespace: ns, labelSelector: Labels.DeployerPodFor })).items
-            .filter((p: V1Pod) => isDeployerPod(p) && !p.metadata?.deletionTimestamp && ['Pending', 'Running'].includes(p.status?.phase ?? 'Pending'));
+            .filter((p: V1Pod) => (mode === 'pod' ? isDeployerPod(p) : !isDeployerPod(p))
+              && !p.metadata?.deletionTimestamp && ['Pending', 'Running'].includes(p.status?.phase ?? 'Pending'));
           const victim = pick(pods);
           if (!victim?.metadata?.name) continue;
           await core.deleteNamespacedPod({ name: victim.metadata.name, namespace: ns, gracePeriodSeconds: 0 });
-          faults.deployerPodDeletes++;
+          if (mode === 'pod') faults.deployerPodDeletes++; else faults.hookPodDeletes++;
         } catch {
           // gone already, or the apiserver is restarting
         }
@@ -305,8 +324,19 @@ describe('chaos: concurrent DC rollouts under controller kills, an apiserver res
     // Give the DC controller time to reconcile replicas after a terminal phase (restoring the
     // previous RC after a failure), then check the final state of every DC.
     await sleep(3000);
+    const hookRuns = new Map<string, number>();
     const finalState = async () => {
       const problems: string[] = [];
+      hookRuns.clear();
+      if (marker) {
+        let lines: string[] = [];
+        try {
+          lines = readFileSync(marker, 'utf8').split('\n').filter((l) => l !== '');
+        } catch {
+          // no hook ran yet
+        }
+        for (const l of lines) hookRuns.set(l, (hookRuns.get(l) ?? 0) + 1);
+      }
       const dcs = (await custom.listNamespacedCustomObject(dcPath)) as { items: DeploymentConfig[] };
       const rcs = (await core.listNamespacedReplicationController({ namespace: ns })).items;
       const pods = (await core.listNamespacedPod({ namespace: ns, labelSelector: Labels.DeployerPodFor })).items;
@@ -321,6 +351,20 @@ describe('chaos: concurrent DC rollouts under controller kills, an apiserver res
         if (new Set(own.map(versionOf)).size !== own.length) problems.push(`${name}: duplicate RC versions`);
         const live = pods.filter((p) => isDeployerPod(p) && p.metadata?.labels?.[Labels.DeployerPodFor]?.replace(/-\d+$/, '') === name && !['Succeeded', 'Failed'].includes(p.status?.phase ?? ''));
         if (live.length > 0) problems.push(`${name}: unterminated deployer pods ${live.map((p) => p.metadata?.name).join(',')}`);
+        if (mode === 'inline') {
+          const deployers = pods.filter((p) => isDeployerPod(p) && p.metadata?.labels?.[Labels.DeployerPodFor]?.replace(/-\d+$/, '') === name);
+          if (deployers.length > 0) problems.push(`${name}: deployer pods in inline mode: ${deployers.map((p) => p.metadata?.name).join(',')}`);
+        }
+        if (hooked(name)) {
+          // Each pre hook ran at most once per RC (no repeated step), and every Complete RC ran it (no lost step).
+          for (const rc of own) {
+            checks.hookRunChecks++;
+            const rcName = rc.metadata?.name ?? '';
+            const runs = hookRuns.get(rcName) ?? 0;
+            if (runs > 1) problems.push(`${name}: pre hook of ${rcName} ran ${runs} times`);
+            if (runs === 0 && rc.metadata?.annotations?.[Annotations.Phase] === 'Complete') problems.push(`${name}: ${rcName} is Complete but its pre hook never ran`);
+          }
+        }
         const active = phase === 'Complete' ? latest : [...own].reverse().find((r) => r.metadata?.annotations?.[Annotations.Phase] === 'Complete');
         for (const rc of own) {
           const want = rc === active ? replicas : 0;
@@ -344,12 +388,13 @@ describe('chaos: concurrent DC rollouts under controller kills, an apiserver res
       if (versionOf(rc) !== dc.status?.latestVersion) continue;
       if (rc.metadata?.annotations?.[Annotations.Phase] === 'Complete') outcome.complete++; else outcome.failed++;
     }
-    console.log(`chaos: seed ${seed}; faults injected ${JSON.stringify(faults)}; invariants checked ${JSON.stringify({ ...checks, watcherPodEvents: retired.pods + watcher!.counts.pods, watcherRcEvents: retired.rcs + watcher!.counts.rcs })}; `
+    console.log(`chaos (${mode} deployer): seed ${seed}; faults injected ${JSON.stringify(faults)}; invariants checked ${JSON.stringify({ ...checks, watcherPodEvents: retired.pods + watcher!.counts.pods, watcherRcEvents: retired.rcs + watcher!.counts.rcs })}; `
       + `DCs ended ${outcome.complete} rolled out, ${outcome.failed} failed with the previous RC restored; final-state problems: ${problems.length}`);
 
     expect([...retired.violations, ...watcher!.violations, ...violations]).toEqual([]);
     expect(problems).toEqual([]);
     expect(faults.controllerKills).toBeGreaterThan(0);
+    if (marker) expect(checks.hookRunChecks).toBeGreaterThan(0);
     expect(faults.apiserverRestarts).toBe(restartApiserver ? 1 : 0);
   }, durationMs + 600_000);
 });
