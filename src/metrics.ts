@@ -11,6 +11,9 @@ import type { ControllerMetrics, SyncFn } from './controller/runner.js';
 import type { WorkQueueMetrics } from './controller/workqueue.js';
 import { byVersionDesc, isCancelled, phaseOf, versionOf } from './apps/index.js';
 
+/** Label values of `openshift_apps_deploymentconfigs_strategy_total`: the strategy types of a DC. */
+const StrategyLabels = new Set(['rolling', 'recreate', 'custom']);
+
 export class Metrics implements ControllerMetrics {
   readonly registry = new Registry();
   private readonly depth = new Gauge({ name: 'workqueue_depth', help: 'Current depth of the work queue', labelNames: ['name'], registers: [this.registry] });
@@ -123,8 +126,11 @@ export class Metrics implements ControllerMetrics {
           const dcKey = `${rc.metadata?.namespace}/${rc.metadata?.annotations?.[Annotations.DeploymentConfig]}`;
           if (seen.has(dcKey)) continue;
           seen.add(dcKey);
+          // The encoded config is an annotation anyone who may patch RCs rewrites (§10.3): only
+          // the types a DC can have become label values, anything else counts as unknown.
           let type = 'unknown';
           try { type = (decodeDeploymentConfig(rc).spec.strategy?.type ?? 'Rolling').toLowerCase(); } catch { /* malformed: counted as unknown */ }
+          if (!StrategyLabels.has(type)) type = 'unknown';
           counts.set(type, (counts.get(type) ?? 0) + 1);
         }
         for (const [type, n] of counts) this.set({ type }, n);
