@@ -13,12 +13,11 @@
  */
 import { Annotations } from '../apis/constants.js';
 import type { DeploymentConfig, InstantiateAck, InstantiateRequest } from '../apis/deploymentconfig.js';
-import { isConflict, isNotFound } from '../controller/errors.js';
+import { isConflict } from '../controller/errors.js';
 import { getDc } from './common.js';
 import { CliError } from './errors.js';
-import { dcNotFound } from './errors.js';
 import type { CliContext } from './ports.js';
-import { deadline } from './watch.js';
+import { watchDcUntil } from './watch.js';
 
 /** The annotation value for a request (compact JSON). */
 export const encodeInstantiateRequest = (request: InstantiateRequest): string => JSON.stringify(request);
@@ -84,19 +83,7 @@ export async function fileRequest(
 /** Waits until `pending` is acknowledged or replaced; the DC then, or undefined on timeout. */
 async function waitWhilePending(ctx: CliContext, name: string, pending: string, timeoutMs: number): Promise<DeploymentConfig | undefined> {
   if (timeoutMs <= 0) return undefined;
-  const timer = deadline(timeoutMs);
-  try {
-    for await (const dc of ctx.watchDc(ctx.namespace, name, timer.signal)) {
-      if (pendingRequestId(dc) !== pending) return dc;
-      if (timer.signal.aborted) break;
-    }
-    return undefined;
-  } catch (err) {
-    if (isNotFound(err)) throw dcNotFound(name, err);
-    throw err;
-  } finally {
-    timer.dispose();
-  }
+  return watchDcUntil(ctx, name, timeoutMs, (dc) => (pendingRequestId(dc) !== pending ? dc : undefined));
 }
 
 /** Result of waiting: the acknowledgement with the DC it was read from, or undefined on timeout. */
@@ -114,25 +101,14 @@ export interface AckResult {
  */
 export async function waitForAck(ctx: CliContext, name: string, id: string, timeoutMs: number): Promise<AckResult | undefined> {
   if (timeoutMs <= 0) return undefined;
-  const timer = deadline(timeoutMs);
-  try {
-    for await (const dc of ctx.watchDc(ctx.namespace, name, timer.signal)) {
-      const ack = dc.status?.lastInstantiateRequest;
-      if (ack?.id === id) return { ack, dc };
-      if (requestIdIn(dc) !== id) throw notRecorded(name, id, dc);
-      if (timer.signal.aborted) break;
-    }
-    const last = await getDc(ctx, name);
-    const ack = last.status?.lastInstantiateRequest;
-    if (ack?.id === id) return { ack, dc: last };
-    if (requestIdIn(last) !== id) throw notRecorded(name, id, last);
+  const acked = (dc: DeploymentConfig): AckResult | undefined => {
+    const ack = dc.status?.lastInstantiateRequest;
+    if (ack?.id === id) return { ack, dc };
+    if (requestIdIn(dc) !== id) throw notRecorded(name, id, dc);
     return undefined;
-  } catch (err) {
-    if (isNotFound(err)) throw dcNotFound(name, err);
-    throw err;
-  } finally {
-    timer.dispose();
-  }
+  };
+  // Once the time is up, one last read: the answer may have come after the last tick.
+  return (await watchDcUntil(ctx, name, timeoutMs, acked)) ?? acked(await getDc(ctx, name));
 }
 
 /** The id in the request annotation, whether acknowledged or not. */

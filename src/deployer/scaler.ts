@@ -105,9 +105,9 @@ export async function recreateScaleAndWait(
  * kubectl `Scaler.Scale` with no precondition:
  * 1. GET the scale and UPDATE `spec.replicas`; a Conflict is retried every `retry.intervalMs`
  *    up to `retry.timeoutMs` (then `timed out waiting for the condition`); other errors abort.
- * 2. If `wait` is given, wait (watch, re-checking at least every `wait.intervalMs`) up to
- *    `wait.timeoutMs` until `spec.replicas == status.replicas == replicas`, or until someone
- *    else changed `spec.replicas` (counts as done), and return the RC as observed then.
+ * 2. Wait (watch, re-checking at least every `wait.intervalMs`) up to `wait.timeoutMs` until
+ *    `spec.replicas == status.replicas == replicas`, or until someone else changed
+ *    `spec.replicas` (counts as done), and return the RC as observed then.
  *    Timeout → `timed out waiting for "<rc>" to be synced`.
  */
 export async function scaleWithScaler(
@@ -117,23 +117,7 @@ export async function scaleWithScaler(
   replicas: number,
   retry: RetryParams,
   wait: RetryParams,
-): Promise<V1ReplicationController>;
-export async function scaleWithScaler(
-  deps: DeployerDeps,
-  namespace: string,
-  name: string,
-  replicas: number,
-  retry: RetryParams,
-  wait?: RetryParams,
-): Promise<V1ReplicationController | undefined>;
-export async function scaleWithScaler(
-  deps: DeployerDeps,
-  namespace: string,
-  name: string,
-  replicas: number,
-  retry: RetryParams,
-  wait?: RetryParams,
-): Promise<V1ReplicationController | undefined> {
+): Promise<V1ReplicationController> {
   let written: string | undefined;
   await pollImmediate(deps.clock, retry.intervalMs, retry.timeoutMs, async () => {
     try {
@@ -145,7 +129,6 @@ export async function scaleWithScaler(
       throw err;
     }
   });
-  if (!wait) return undefined;
   try {
     return await deps.rcWatcher.waitFor(
       namespace,

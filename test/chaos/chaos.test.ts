@@ -32,6 +32,7 @@ import { Annotations, Group, Labels, Plural, Version } from '../../src/apis/cons
 import type { DeploymentConfig } from '../../src/apis/deploymentconfig.js';
 import { InvariantWatcher, isDeployerPod } from '../support/invariants.js';
 import { apis, createNamespace, deleteNamespace, repoDir, startController as startControllerProcess, waitFor, type ControllerProcess } from '../support/kube.js';
+import { seededRandom, sleep } from '../support/wait.js';
 
 const seed = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const dcCount = Number(process.env.CHAOS_DCS ?? 30);
@@ -40,21 +41,9 @@ const restartApiserver = process.env.CHAOS_APISERVER_RESTART !== '0';
 const modes = (process.env.CHAOS_MODES ?? 'pod,inline').split(',') as Array<'pod' | 'inline'>;
 const replicas = 2;
 
-/** mulberry32: a small seeded PRNG, so a failing run can be replayed with CHAOS_SEED. */
-function rng(s: number): () => number {
-  let a = s >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-const random = rng(seed);
+const random = seededRandom(seed); // replay a failing run with CHAOS_SEED
 const pick = <T>(xs: readonly T[]): T | undefined => xs[Math.floor(random() * xs.length)];
 const between = (lo: number, hi: number) => lo + random() * (hi - lo);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The DC `name` at template revision `rev`; with `marker`, a pre hook appends the RC's name to it. */
 function dcManifest(name: string, rev: number, marker?: string): DeploymentConfig {

@@ -8,6 +8,7 @@ import { Annotations } from '../../src/apis/constants.js';
 import type { DeploymentStrategy } from '../../src/apis/deploymentconfig.js';
 import { dcManifest, phaseOf, shHook, useDeployerTestEnv, versionOf } from '../support/dc.js';
 import { waitFor } from '../support/kube.js';
+import { seededRandom, sleep } from '../support/wait.js';
 
 const env = useDeployerTestEnv('deployer-cancel');
 
@@ -62,7 +63,7 @@ describe('interrupted rollouts (e2e)', () => {
     const { dc } = env;
     const seed = Number(process.env.DC_E2E_SEED ?? Math.floor(Math.random() * 2 ** 31));
     console.log(`random rollout steps: seed ${seed} (rerun with DC_E2E_SEED=${seed})`);
-    const rand = mulberry32(seed);
+    const rand = seededRandom(seed);
     // A pre hook that sleeps keeps each rollout in flight for a few seconds, so changes and
     // cancels land on running rollouts as well as on settled ones.
     await dc.create(dcManifest({ replicas: 2, strategy: {
@@ -119,19 +120,3 @@ describe('interrupted rollouts (e2e)', () => {
     }
   }, 150_000);
 });
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** A small seeded PRNG (mulberry32), so a failing sequence can be replayed. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}

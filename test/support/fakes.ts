@@ -456,7 +456,10 @@ interface ResourceOptions {
 
 const specOf = (obj: unknown): unknown => (obj as { spec?: unknown }).spec;
 
-/** Shared implementation of get/list/create/update/patch/delete over an ObjectStore. */
+/**
+ * get/list/create/update/patch (and the delete the subclasses expose) over an ObjectStore, with the
+ * API server's rules; a port's fake is this plus what is particular to its resource.
+ */
 export class FakeResourceClient<T extends KubeObject> {
   constructor(readonly api: FakeApi, readonly objects: ObjectStore<T>, private readonly options: ResourceOptions) {}
 
@@ -475,17 +478,17 @@ export class FakeResourceClient<T extends KubeObject> {
     return obj;
   }
 
-  async doGet(namespace: string, name: string, subresource?: string): Promise<T> {
+  async get(namespace: string, name: string, subresource?: string): Promise<T> {
     this.api.record({ verb: 'get', resource: this.resource, subresource, namespace, name });
     return structuredClone(this.existing(namespace, name));
   }
 
-  async doList(namespace: string, labelSelector?: string): Promise<T[]> {
+  async list(namespace: string, labelSelector?: string): Promise<T[]> {
     this.api.record({ verb: 'list', resource: this.resource, namespace, name: '', body: labelSelector ? { labelSelector } : undefined });
     return this.objects.list(namespace).filter((o) => matchesSelector(o.metadata?.labels, labelSelector));
   }
 
-  async doCreate(namespace: string, body: T): Promise<T> {
+  async create(namespace: string, body: T): Promise<T> {
     const name = body.metadata?.name ?? '';
     const action: Action = { verb: 'create', resource: this.resource, namespace, name, body };
     this.api.record(action);
@@ -509,7 +512,7 @@ export class FakeResourceClient<T extends KubeObject> {
     return structuredClone(obj);
   }
 
-  async doUpdate(body: T, subresource?: 'status'): Promise<T> {
+  async update(body: T, subresource?: 'status'): Promise<T> {
     const namespace = body.metadata?.namespace ?? '';
     const name = body.metadata?.name ?? '';
     const action: Action = { verb: 'update', resource: this.resource, subresource, namespace, name, body };
@@ -530,7 +533,8 @@ export class FakeResourceClient<T extends KubeObject> {
   }
 
   /** `dryRun`: validated and answered as if stored, but nothing is stored (dryRun=All). */
-  async doPatch(namespace: string, name: string, patch: unknown, type: PatchType, subresource?: string, dryRun = false): Promise<T> {
+  async patch(namespace: string, name: string, patch: unknown, type: PatchType, o: { subresource?: string; dryRun?: boolean } = {}): Promise<T> {
+    const { subresource, dryRun = false } = o;
     const action: Action = { verb: 'patch', resource: this.resource, subresource, namespace, name, body: patch, patchType: type, ...(dryRun ? { dryRun } : {}) };
     this.api.record(action);
     const stored = this.existing(namespace, name);
@@ -553,7 +557,7 @@ export class FakeResourceClient<T extends KubeObject> {
     return structuredClone(next);
   }
 
-  async doDelete(namespace: string, name: string, options?: Record<string, unknown>): Promise<void> {
+  protected async remove(namespace: string, name: string, options?: Record<string, unknown>): Promise<void> {
     const action: Action = { verb: 'delete', resource: this.resource, namespace, name, body: options };
     this.api.record(action);
     const stored = this.existing(namespace, name);
@@ -598,17 +602,8 @@ export class FakeDeploymentConfigClient extends FakeResourceClient<DeploymentCon
   constructor(api: FakeApi, objects: ObjectStore<DeploymentConfig>) {
     super(api, objects, { requireResourceVersion: true, statusSubresource: true, group: 'apps.openshift.io' });
   }
-  get(namespace: string, name: string): Promise<DeploymentConfig> {
-    return this.doGet(namespace, name);
-  }
   updateStatus(dc: DeploymentConfig): Promise<DeploymentConfig> {
-    return this.doUpdate(dc, 'status');
-  }
-  update(dc: DeploymentConfig): Promise<DeploymentConfig> {
-    return this.doUpdate(dc);
-  }
-  patch(namespace: string, name: string, patch: unknown, type: 'merge' | 'json', o: { dryRun?: boolean } = {}): Promise<DeploymentConfig> {
-    return this.doPatch(namespace, name, patch, type, undefined, o.dryRun);
+    return this.update(dc, 'status');
   }
 }
 
@@ -616,26 +611,11 @@ export class FakeReplicationControllerClient extends FakeResourceClient<V1Replic
   constructor(api: FakeApi, objects: ObjectStore<V1ReplicationController>) {
     super(api, objects, { requireResourceVersion: false, statusSubresource: true });
   }
-  get(namespace: string, name: string): Promise<V1ReplicationController> {
-    return this.doGet(namespace, name);
-  }
-  list(namespace: string, labelSelector?: string): Promise<V1ReplicationController[]> {
-    return this.doList(namespace, labelSelector);
-  }
-  create(namespace: string, rc: V1ReplicationController): Promise<V1ReplicationController> {
-    return this.doCreate(namespace, rc);
-  }
-  update(rc: V1ReplicationController): Promise<V1ReplicationController> {
-    return this.doUpdate(rc);
-  }
-  patch(namespace: string, name: string, patch: unknown, type: PatchType): Promise<V1ReplicationController> {
-    return this.doPatch(namespace, name, patch, type);
-  }
   delete(namespace: string, name: string, propagationPolicy?: PropagationPolicy): Promise<void> {
-    return this.doDelete(namespace, name, propagationPolicy ? { propagationPolicy } : undefined);
+    return this.remove(namespace, name, propagationPolicy ? { propagationPolicy } : undefined);
   }
   async getScale(namespace: string, name: string): Promise<V1Scale> {
-    const rc = await this.doGet(namespace, name, 'scale');
+    const rc = await this.get(namespace, name, 'scale');
     return {
       apiVersion: 'autoscaling/v1', kind: 'Scale',
       metadata: { name, namespace, uid: rc.metadata?.uid, resourceVersion: rc.metadata?.resourceVersion },
@@ -664,25 +644,13 @@ export class FakePodClient extends FakeResourceClient<V1Pod> implements PodClien
   constructor(api: FakeApi, objects: ObjectStore<V1Pod>) {
     super(api, objects, { requireResourceVersion: false, statusSubresource: true });
   }
-  get(namespace: string, name: string): Promise<V1Pod> {
-    return this.doGet(namespace, name);
-  }
-  list(namespace: string, labelSelector?: string): Promise<V1Pod[]> {
-    return this.doList(namespace, labelSelector);
-  }
-  create(namespace: string, pod: V1Pod): Promise<V1Pod> {
-    return this.doCreate(namespace, pod);
-  }
-  patch(namespace: string, name: string, patch: unknown, type: PatchType): Promise<V1Pod> {
-    return this.doPatch(namespace, name, patch, type);
-  }
   /** As the API server's pod strategy: a new pod's status is `Pending`, whatever was sent. */
   protected override prepareForCreate(pod: V1Pod): void {
     pod.status = { phase: 'Pending' };
   }
   /** Deletion is immediate (no graceful termination is simulated). */
   delete(namespace: string, name: string, gracePeriodSeconds?: number): Promise<void> {
-    return this.doDelete(namespace, name, gracePeriodSeconds === undefined ? undefined : { gracePeriodSeconds });
+    return this.remove(namespace, name, gracePeriodSeconds === undefined ? undefined : { gracePeriodSeconds });
   }
 }
 
@@ -751,17 +719,8 @@ export class FakeImageStreamClient extends FakeResourceClient<ImageStream> imple
   constructor(api: FakeApi, objects: ObjectStore<ImageStream>) {
     super(api, objects, { requireResourceVersion: true, statusSubresource: true, group: 'image.openshift.io' });
   }
-  get(namespace: string, name: string): Promise<ImageStream> {
-    return this.doGet(namespace, name);
-  }
-  create(namespace: string, stream: ImageStream): Promise<ImageStream> {
-    return this.doCreate(namespace, stream);
-  }
-  update(stream: ImageStream): Promise<ImageStream> {
-    return this.doUpdate(stream);
-  }
   updateStatus(stream: ImageStream): Promise<ImageStream> {
-    return this.doUpdate(stream, 'status');
+    return this.update(stream, 'status');
   }
 }
 

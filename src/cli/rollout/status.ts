@@ -7,12 +7,11 @@
 import { Labels } from '../../apis/constants.js';
 import { rcNameFor } from '../../util/naming.js';
 import { findRc } from '../common.js';
-import { CliError, dcNotFound } from '../errors.js';
-import { isNotFound } from '../../controller/errors.js';
+import { CliError } from '../errors.js';
 import type { CliContext } from '../ports.js';
 import { deployerPodSelector, isInProgress, selectorString } from '../../apps/index.js';
 import { rolloutStatus } from '../status-message.js';
-import { deadline } from '../watch.js';
+import { watchDcUntil } from '../watch.js';
 
 export interface StatusOptions {
   readonly name: string;
@@ -25,30 +24,23 @@ export interface StatusOptions {
 
 /** Runs the verb; returns the exit code. */
 export async function rolloutStatusCommand(ctx: CliContext, opts: StatusOptions): Promise<number> {
-  const timer = deadline(opts.timeoutMs);
   let last: string | undefined;
   const hookPhases = new Map<string, string>();
-  try {
-    for await (const dc of ctx.watchDc(ctx.namespace, opts.name, timer.signal)) {
-      const latest = dc.status?.latestVersion ?? 0;
-      const rcName = rcNameFor(opts.name, latest);
-      const rc = latest > 0 ? (await findRc(ctx, rcName)) ?? null : null;
-      if (rc && isInProgress(rc) && opts.watch) await reportHooks(ctx, rcName, hookPhases);
-      const status = rolloutStatus(dc, opts.revision, rc, ctx.commandName);
-      if (status.error !== undefined) throw new CliError(status.error);
-      if (status.message !== undefined && status.message !== last) {
-        ctx.out.write(`${status.message}\n`);
-        last = status.message;
-      }
-      if (status.done || !opts.watch) return 0;
+  const code = await watchDcUntil(ctx, opts.name, opts.timeoutMs, async (dc) => {
+    const latest = dc.status?.latestVersion ?? 0;
+    const rcName = rcNameFor(opts.name, latest);
+    const rc = latest > 0 ? (await findRc(ctx, rcName)) ?? null : null;
+    if (rc && isInProgress(rc) && opts.watch) await reportHooks(ctx, rcName, hookPhases);
+    const status = rolloutStatus(dc, opts.revision, rc, ctx.commandName);
+    if (status.error !== undefined) throw new CliError(status.error);
+    if (status.message !== undefined && status.message !== last) {
+      ctx.out.write(`${status.message}\n`);
+      last = status.message;
     }
-  } catch (err) {
-    if (isNotFound(err)) throw dcNotFound(opts.name, err);
-    throw err;
-  } finally {
-    timer.dispose();
-  }
-  throw new CliError('timed out waiting for the condition');
+    return status.done || !opts.watch ? 0 : undefined;
+  });
+  if (code === undefined) throw new CliError('timed out waiting for the condition');
+  return code;
 }
 
 /** Prints `--> <hook>: hook pod "<pod>" <phase>` when a hook pod appears or changes phase. */

@@ -1,26 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
-import { pino } from 'pino';
 import { ApiError, FatalError, RetriableError } from '../../../src/controller/errors.js';
 import { ItemExponentialFailureRateLimiter } from '../../../src/controller/rate-limiter.js';
+import { memoryLog, sleep, until } from '../../support/wait.js';
 import { Controller, newController, newQueue, type SyncContext } from '../../../src/controller/runner.js';
 import { WorkQueue } from '../../../src/controller/workqueue.js';
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Captures log lines as objects. */
-function memoryLog() {
-  const lines: Array<Record<string, unknown>> = [];
-  const log = pino({ level: 'debug' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
-  return { log, lines };
-}
-
-async function until(cond: () => boolean, timeoutMs = 3000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await sleep(2);
-  }
-}
 
 // Real timers with a 1 ms base delay keep the retry schedule short (1, 2, 4 … ms, capped at 4 ms).
 const fastQueue = () => new WorkQueue({ name: 't', rateLimiter: new ItemExponentialFailureRateLimiter(1, 4) });

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { CoreV1Event } from '@kubernetes/client-node';
-import { pino } from 'pino';
 import { ApiError } from '../../../src/controller/errors.js';
 import { KubeEventRecorder } from '../../../src/kube/events.js';
 import { newFakeCluster } from '../../support/fakes.js';
+import { memoryLog } from '../../support/wait.js';
 
 const dc = { apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', name: 'web', namespace: 'ns', uid: 'u1' };
 
@@ -11,8 +11,7 @@ function setup() {
   const f = newFakeCluster();
   const client = f.eventClient;
   let now = new Date('2024-01-01T00:00:00Z');
-  const lines: Array<Record<string, unknown>> = [];
-  const log = pino({ level: 'debug' }, { write: (s: string) => void lines.push(JSON.parse(s) as Record<string, unknown>) });
+  const { log, lines } = memoryLog();
   const rec = new KubeEventRecorder({ client, component: 'deploymentconfig-controller', host: 'pod-1', log, clock: { now: () => now } });
   /** The events created and the patches sent, as the API server accepted them. */
   const created = () => f.api.commits.filter((c) => c.action.verb === 'create').map((c) => ({ namespace: c.action.namespace, event: c.action.body as CoreV1Event }));

@@ -2,16 +2,10 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import type { KubeConfig, V1ConfigMap } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { ApiError } from '../../../src/controller/errors.js';
+import { sleep, until as waitUntil } from '../../support/wait.js';
 import { createInformer, stripManagedFields, type Informer, type ListResult, type WatchLike } from '../../../src/kube/informer.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(cond: () => boolean, timeoutMs = 2000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await sleep(2);
-  }
-}
+const until = (cond: () => boolean, timeoutMs = 2000): Promise<void> => waitUntil(cond, timeoutMs);
 
 interface Session {
   query: Record<string, unknown>;

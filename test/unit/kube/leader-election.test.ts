@@ -2,16 +2,10 @@ import { afterEach, describe, expect, it } from '@jest/globals';
 import type { V1Lease } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { ApiError } from '../../../src/controller/errors.js';
+import { sleep, until as waitUntil } from '../../support/wait.js';
 import { LeaderElector, type LeaseApi } from '../../../src/kube/leader-election.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-async function until(cond: () => boolean, timeoutMs = 3000): Promise<void> {
-  const end = Date.now() + timeoutMs;
-  while (!cond()) {
-    if (Date.now() > end) throw new Error('condition not reached');
-    await sleep(5);
-  }
-}
+const until = (cond: () => boolean, timeoutMs = 3000): Promise<void> => waitUntil(cond, timeoutMs, 5);
 
 /** In-memory Lease store with apiserver-like resourceVersion checks. */
 class MemoryLeases implements LeaseApi {
