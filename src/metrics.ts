@@ -9,7 +9,17 @@ import { decodeDeploymentConfig } from './apis/encoded.js';
 import type { Lister } from './controller/ports.js';
 import type { ControllerMetrics, SyncFn } from './controller/runner.js';
 import type { WorkQueueMetrics } from './controller/workqueue.js';
-import { byVersionDesc, isCancelled, phaseOf, versionOf } from './apps/index.js';
+import { byVersionDesc, isCancelled, isInProgress, phaseOf, versionOf } from './apps/index.js';
+
+/**
+ * The DC an RC belongs to, for metric labels: from its immutable name `<dc>-<N>` (§3.5), not from
+ * the config-name annotation, which anyone who may patch RCs rewrites (§10.3). One series per RC
+ * at most, whatever is written into its annotations.
+ */
+const dcNameOf = (rc: V1ReplicationController): string => {
+  const name = rc.metadata?.name ?? '';
+  return /^(.+)-[0-9]+$/.exec(name)?.[1] ?? name;
+};
 
 /** Label values of `openshift_apps_deploymentconfigs_strategy_total`: the strategy types of a DC. */
 const StrategyLabels = new Set(['rolling', 'recreate', 'custom']);
@@ -83,10 +93,11 @@ export class Metrics implements ControllerMetrics {
         this.reset();
         for (const rc of rolloutsOf()) {
           const phase = phaseOf(rc);
-          if (phase === Phase.Complete || phase === Phase.Failed) continue;
+          // An unknown phase (anyone who may patch RCs can write one) is no active rollout.
+          if (!isInProgress(rc)) continue;
           const created = rc.metadata?.creationTimestamp ? new Date(rc.metadata.creationTimestamp).getTime() : NaN;
           if (Number.isNaN(created)) continue;
-          this.set({ namespace: rc.metadata?.namespace ?? '', name: rc.metadata?.annotations?.[Annotations.DeploymentConfig] ?? '', phase, latest_version: String(versionOf(rc)) },
+          this.set({ namespace: rc.metadata?.namespace ?? '', name: dcNameOf(rc), phase, latest_version: String(versionOf(rc)) },
             (now().getTime() - created) / 1000);
         }
       },
@@ -100,7 +111,7 @@ export class Metrics implements ControllerMetrics {
         this.reset();
         const byDc = new Map<string, V1ReplicationController[]>();
         for (const rc of rolloutsOf()) {
-          const key = `${rc.metadata?.namespace}/${rc.metadata?.annotations?.[Annotations.DeploymentConfig]}`;
+          const key = `${rc.metadata?.namespace}/${dcNameOf(rc)}`;
           byDc.set(key, [...(byDc.get(key) ?? []), rc]);
         }
         for (const list of byDc.values()) {
@@ -109,7 +120,7 @@ export class Metrics implements ControllerMetrics {
           const failed = sorted.find((rc) => phaseOf(rc) === Phase.Failed && !isCancelled(rc));
           if (!failed || (newestComplete && versionOf(newestComplete) > versionOf(failed))) continue;
           const created = failed.metadata?.creationTimestamp ? new Date(failed.metadata.creationTimestamp).getTime() / 1000 : 0;
-          this.set({ namespace: failed.metadata?.namespace ?? '', name: failed.metadata?.annotations?.[Annotations.DeploymentConfig] ?? '', latest_version: String(versionOf(failed)) }, created);
+          this.set({ namespace: failed.metadata?.namespace ?? '', name: dcNameOf(failed), latest_version: String(versionOf(failed)) }, created);
         }
       },
     });
@@ -123,7 +134,7 @@ export class Metrics implements ControllerMetrics {
         const counts = new Map<string, number>();
         const seen = new Set<string>();
         for (const rc of byVersionDesc([...rolloutsOf()])) {
-          const dcKey = `${rc.metadata?.namespace}/${rc.metadata?.annotations?.[Annotations.DeploymentConfig]}`;
+          const dcKey = `${rc.metadata?.namespace}/${dcNameOf(rc)}`;
           if (seen.has(dcKey)) continue;
           seen.add(dcKey);
           // The encoded config is an annotation anyone who may patch RCs rewrites (§10.3): only
