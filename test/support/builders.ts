@@ -1,14 +1,49 @@
 /**
- * The one RC builder of the unit tests: the RC the DC controller makes (the real
+ * The builders of the unit tests: `dcFor`, the one DeploymentConfig shape each folder's fixtures
+ * fill with their defaults; `rcFor`, the one RC builder: the RC the DC controller makes (the real
  * `makeDeployment`) for a DC at a version, then moved to the state a test needs, as the deployer
  * and the API server would have left it.
  */
-import type { V1ReplicationController } from '@kubernetes/client-node';
-import { Annotations, CancelledTrue } from '../../src/apis/constants.js';
-import type { DeploymentConfig } from '../../src/apis/deploymentconfig.js';
+import type { V1Container, V1PodTemplateSpec, V1ReplicationController, V1Volume } from '@kubernetes/client-node';
+import { Annotations, ApiVersion, CancelledTrue, Kind } from '../../src/apis/constants.js';
+import type { DeploymentConfig, DeploymentConfigSpec } from '../../src/apis/deploymentconfig.js';
 import type { ImageStream, TagReference } from '../../src/apis/imagestream.js';
 import { applyDefaults } from '../../src/apps/defaults.js';
 import { makeDeployment } from '../../src/deploymentconfig/make-deployment.js';
+
+export interface DcShape {
+  name: string;
+  namespace: string;
+  uid?: string;
+  resourceVersion?: string;
+  generation?: number;
+  labels?: Record<string, string>;
+  /** spec.selector, and the template's labels unless `template` is given; default `app=<name>`. */
+  selector?: Record<string, string>;
+  /** The pod template's containers and volumes, or the whole `template`. */
+  containers?: V1Container[];
+  volumes?: V1Volume[];
+  template?: V1PodTemplateSpec;
+  /** The other spec fields (replicas, strategy, triggers, paused, test, ...). */
+  spec?: Omit<Partial<DeploymentConfigSpec>, 'selector' | 'template'>;
+  status?: DeploymentConfig['status'];
+}
+
+/** A DeploymentConfig as a user writes it (plus the metadata and status a test needs). */
+export function dcFor(o: DcShape): DeploymentConfig {
+  const selector = o.selector ?? { app: o.name };
+  const metadata: DeploymentConfig['metadata'] = { name: o.name, namespace: o.namespace };
+  if (o.uid !== undefined) metadata.uid = o.uid;
+  if (o.resourceVersion !== undefined) metadata.resourceVersion = o.resourceVersion;
+  if (o.generation !== undefined) metadata.generation = o.generation;
+  if (o.labels !== undefined) metadata.labels = o.labels;
+  const template = o.template ?? { metadata: { labels: selector }, spec: { containers: o.containers ?? [], ...(o.volumes ? { volumes: o.volumes } : {}) } };
+  return {
+    apiVersion: ApiVersion, kind: Kind, metadata,
+    spec: { ...o.spec, selector, template },
+    ...(o.status ? { status: o.status } : {}),
+  };
+}
 
 export interface RcOptions {
   /** Phase annotation; default Complete. */

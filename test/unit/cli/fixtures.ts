@@ -6,7 +6,7 @@ import type { V1PodTemplateSpec, V1ReplicationController } from '@kubernetes/cli
 import { Annotations } from '../../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
 import type { CliContext } from '../../../src/cli/ports.js';
-import { rcFor } from '../../support/builders.js';
+import { dcFor, rcFor } from '../../support/builders.js';
 import { FakeClock } from '../../support/clock.js';
 import { newFakeCluster, type Action, type FakeCluster } from '../../support/fakes.js';
 import { Output } from '../../support/output.js';
@@ -71,19 +71,13 @@ export function template(image: string, labels: Record<string, string> = { app: 
 }
 
 export function makeDc(name = 'web', opts: Partial<{ latestVersion: number; paused: boolean; image: string; triggers: DeploymentConfig['spec']['triggers']; replicas: number; generation: number; observedGeneration: number }> = {}): DeploymentConfig {
-  return {
-    apiVersion: 'apps.openshift.io/v1',
-    kind: 'DeploymentConfig',
-    metadata: { name, namespace: NS, resourceVersion: '7', generation: opts.generation ?? 1 },
-    spec: {
-      replicas: opts.replicas ?? 2,
-      selector: { app: 'web' },
-      paused: opts.paused,
-      triggers: opts.triggers,
-      template: template(opts.image ?? 'nginx:2'),
-    },
+  return dcFor({
+    name, namespace: NS, resourceVersion: '7', generation: opts.generation ?? 1,
+    selector: { app: 'web' },
+    spec: { replicas: opts.replicas ?? 2, paused: opts.paused, triggers: opts.triggers },
+    template: template(opts.image ?? 'nginx:2'),
     status: { latestVersion: opts.latestVersion ?? 0, observedGeneration: opts.observedGeneration ?? 1 },
-  };
+  });
 }
 
 /** The RC for version `version` of `dc` as the controller makes it, with the given image and phase. */

@@ -2,25 +2,20 @@
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, Labels } from '../../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
-import { rcFor } from '../../support/builders.js';
+import { dcFor, rcFor } from '../../support/builders.js';
 
 export function okDeploymentConfig(version = 1, mutate?: (dc: DeploymentConfig) => void): DeploymentConfig {
-  const dc: DeploymentConfig = {
-    apiVersion: 'apps.openshift.io/v1',
-    kind: 'DeploymentConfig',
-    metadata: { name: 'config', namespace: 'default', uid: 'dc-uid', resourceVersion: '7' },
+  const dc = dcFor({
+    name: 'config', namespace: 'default', uid: 'dc-uid', resourceVersion: '7',
+    selector: { name: 'config' },
     spec: {
       replicas: 1,
-      selector: { name: 'config' },
       strategy: { type: 'Recreate', recreateParams: { timeoutSeconds: 600 }, activeDeadlineSeconds: 21600 },
       triggers: [{ type: 'ConfigChange' }],
-      template: {
-        metadata: { labels: { name: 'config' } },
-        spec: { containers: [{ name: 'app', image: 'registry/app:1' }] },
-      },
     },
+    containers: [{ name: 'app', image: 'registry/app:1' }],
     status: { latestVersion: version },
-  };
+  });
   mutate?.(dc);
   return dc;
 }

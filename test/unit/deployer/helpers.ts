@@ -1,10 +1,10 @@
 /** Fixtures of the deployer tests: a DC, its RCs as the DC controller made them, and a `dcctl deploy` run. */
 import type { V1ReplicationController } from '@kubernetes/client-node';
-import { Annotations, ApiVersion, Kind, Labels } from '../../../src/apis/constants.js';
+import { Annotations, Labels } from '../../../src/apis/constants.js';
 import type { DeploymentConfig, DeploymentStrategy } from '../../../src/apis/deploymentconfig.js';
 import { runDeployCommand } from '../../../src/deployer/command.js';
 import { deployerPodNameFor } from '../../../src/util/naming.js';
-import { rcFor } from '../../support/builders.js';
+import { dcFor, rcFor } from '../../support/builders.js';
 import { deployerDeps } from '../../support/fakes.js';
 import { Output } from '../../support/output.js';
 import type { SimulatedCluster } from '../../support/simulation.js';
@@ -13,30 +13,18 @@ export const NS = 'ns';
 
 /** A DC fixture with one container `app`. */
 export function makeDc(name: string, strategy: DeploymentStrategy, opts: { replicas?: number; minReadySeconds?: number } = {}): DeploymentConfig {
-  return {
-    apiVersion: ApiVersion,
-    kind: Kind,
-    metadata: { name, namespace: NS, uid: `dc-uid-${name}`, resourceVersion: '7' },
-    spec: {
-      replicas: opts.replicas ?? 3,
-      minReadySeconds: opts.minReadySeconds,
-      selector: { app: name },
-      strategy,
-      template: {
-        metadata: { labels: { app: name } },
-        spec: {
-          containers: [{
-            name: 'app',
-            image: 'registry/app:1',
-            env: [{ name: 'A', value: 'base' }, { name: 'B', value: 'base' }],
-            volumeMounts: [{ name: 'data', mountPath: '/data' }, { name: 'other', mountPath: '/other' }],
-          }],
-          volumes: [{ name: 'data', emptyDir: {} }, { name: 'other', emptyDir: {} }],
-        },
-      },
-    },
+  return dcFor({
+    name, namespace: NS, uid: `dc-uid-${name}`, resourceVersion: '7',
+    spec: { replicas: opts.replicas ?? 3, minReadySeconds: opts.minReadySeconds, strategy },
+    containers: [{
+      name: 'app',
+      image: 'registry/app:1',
+      env: [{ name: 'A', value: 'base' }, { name: 'B', value: 'base' }],
+      volumeMounts: [{ name: 'data', mountPath: '/data' }, { name: 'other', mountPath: '/other' }],
+    }],
+    volumes: [{ name: 'data', emptyDir: {} }, { name: 'other', emptyDir: {} }],
     status: { latestVersion: 1 },
-  };
+  });
 }
 
 /** The RC `<dc>-<version>` as the DC controller makes it, plus its running deployer pod. */

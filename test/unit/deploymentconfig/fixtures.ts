@@ -6,6 +6,7 @@ import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, type DeploymentPhase } from '../../../src/apis/constants.js';
 import type { DeploymentConfig, DeploymentTriggerPolicy } from '../../../src/apis/deploymentconfig.js';
 import { syncDeploymentConfig } from '../../../src/deploymentconfig/sync.js';
+import { dcFor } from '../../support/builders.js';
 import type { FakeCluster } from '../../support/fakes.js';
 
 export const NS = 'ns';
@@ -27,20 +28,12 @@ export interface DcOptions {
 
 /** A Rolling DC `ns/app` with one container `web`; triggers absent (→ ConfigChange) by default. */
 export function makeDc(o: DcOptions = {}): DeploymentConfig {
-  const dc: DeploymentConfig = {
-    apiVersion: 'apps.openshift.io/v1',
-    kind: 'DeploymentConfig',
-    metadata: { name: NAME, namespace: NS, uid: DC_UID, generation: o.generation ?? 1, labels: { team: 'a' } },
-    spec: {
-      replicas: o.replicas ?? 1,
-      selector: { app: NAME },
-      template: {
-        metadata: { labels: { app: NAME } },
-        spec: { containers: [{ name: 'web', image: o.image ?? 'nginx:1' }] },
-      },
-    },
+  const dc = dcFor({
+    name: NAME, namespace: NS, uid: DC_UID, generation: o.generation ?? 1, labels: { team: 'a' },
+    spec: { replicas: o.replicas ?? 1 },
+    containers: [{ name: 'web', image: o.image ?? 'nginx:1' }],
     status: { latestVersion: o.latestVersion ?? 0, observedGeneration: o.observedGeneration ?? 0 },
-  };
+  });
   if (o.triggers !== undefined) dc.spec.triggers = o.triggers;
   if (o.paused !== undefined) dc.spec.paused = o.paused;
   if (o.test !== undefined) dc.spec.test = o.test;
