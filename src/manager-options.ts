@@ -59,6 +59,7 @@ export interface ManagerOptions {
 /** `--cross-namespace-images`. */
 export type CrossNamespaceMode = 'admission' | 'deny' | 'allow';
 export const CrossNamespaceModes: readonly CrossNamespaceMode[] = ['admission', 'deny', 'allow'];
+export const DefaultCrossNamespaceMode: CrossNamespaceMode = 'admission';
 /** The name of the ValidatingAdmissionPolicy and its binding in deploy/image-policy.yaml. */
 export const DefaultCrossNamespacePolicy = 'dcctl-cross-namespace-image-references';
 

@@ -36,7 +36,7 @@ import { InformerFactory } from './kube/informer-factory.js';
 import { createLeaderElector } from './kube/leader-election.js';
 import { KubeMetricsAccessReview, startMetricsServer } from './kube/metrics-server.js';
 import { Metrics } from './metrics.js';
-import { DefaultCrossNamespacePolicy, parseBindAddress, type ManagerOptions } from './manager-options.js';
+import { DefaultCrossNamespaceMode, DefaultCrossNamespacePolicy, parseBindAddress, type ManagerOptions } from './manager-options.js';
 
 export type { ManagerOptions } from './manager-options.js';
 
@@ -92,7 +92,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
   const dcWriter = dcCache ? recordingDcClient(api.dcs, dcCache) : api.dcs;
 
   // Image references to another namespace (docs/image-triggers.md "Cross-namespace references").
-  const mode = opts.crossNamespaceImages ?? 'admission';
+  const mode = opts.crossNamespaceImages ?? DefaultCrossNamespaceMode;
   const policyGate = mode === 'admission' && (opts.enableDcController || opts.enableImageTriggerController)
     ? new AdmissionPolicyGate(kc, opts.crossNamespacePolicy ?? DefaultCrossNamespacePolicy, log.child({ component: 'cross-namespace-images' }), Component)
     : undefined;

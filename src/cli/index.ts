@@ -15,7 +15,7 @@ import {
 import { parseDcName } from './names.js';
 import type { DeployCommandOptions } from '../deployer/command.js';
 import {
-  CrossNamespaceModes, DefaultCrossNamespacePolicy, DefaultDeployerImage, DefaultResyncSeconds, type CrossNamespaceMode, type ManagerOptions,
+  CrossNamespaceModes, DefaultCrossNamespaceMode, DefaultCrossNamespacePolicy, DefaultDeployerImage, DefaultResyncSeconds, type ManagerOptions,
 } from '../manager-options.js';
 import type { GlobalOptions, OutputFormat } from './options.js';
 import type { OutputStreams } from './output.js';
@@ -93,7 +93,7 @@ const controllerFlags = <T extends CommonArgs>(c: Argv<T>) => c
   .option('metrics-secure', { type: 'boolean', default: false, describe: 'Serve /metrics over HTTPS, allowing only bearer tokens whose user may get /metrics (TokenReview + SubjectAccessReview)' })
   .option('metrics-auth', { type: 'boolean', default: true, describe: 'With --metrics-secure: check the bearer token (false: HTTPS only)' })
   .option('metrics-cert-dir', { type: 'string', describe: 'With --metrics-secure: directory with tls.crt and tls.key (default: a self-signed certificate made at start)' })
-  .option('cross-namespace-images', { type: 'string', choices: CrossNamespaceModes, default: 'admission' as CrossNamespaceMode, describe: 'Image references to another namespace (ImageStream spec tags, ImageChange triggers): follow those the admission policy checked (admission), none (deny), or all (allow: anyone who can write a stream can copy any namespace\'s images)' })
+  .option('cross-namespace-images', { type: 'string', choices: CrossNamespaceModes, default: DefaultCrossNamespaceMode, describe: 'Image references to another namespace (ImageStream spec tags, ImageChange triggers): follow those the admission policy checked (admission), none (deny), or all (allow: anyone who can write a stream can copy any namespace\'s images)' })
   .option('cross-namespace-policy', { type: 'string', default: DefaultCrossNamespacePolicy, describe: 'With --cross-namespace-images=admission: name of the ValidatingAdmissionPolicy and its binding (deploy/image-policy.yaml)' })
   .option('resync-period', { type: 'number', default: DefaultResyncSeconds, describe: 'Seconds between informer resyncs (every cached object is synced again)' })
   .option('log-level', { type: 'string', default: 'info', describe: 'trace, debug, info, warn or error' })
