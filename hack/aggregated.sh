@@ -9,14 +9,15 @@
 #
 # The kube-apiserver cannot reach a loopback address through a ClusterIP or an Endpoints object,
 # so the Service is an ExternalName service for "localhost" and the APIService names the port
-# the local API server listens on; the serving certificate is valid for the Service's DNS name
-# (made by hack/local-cluster.sh up), which is the name the aggregator verifies.
+# the local API server listens on. The serving certificate and the APIService's caBundle come from
+# hack/apiserver-certs.sh, the script a real install uses for the overlay: the aggregator verifies
+# the certificate for the Service's DNS name, so an Available APIService proves them right.
 set -euo pipefail
 HACK_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 REPO_DIR=$(cd "$HACK_DIR/.." && pwd)
 RUN_DIR=${LOCAL_CLUSTER_DIR:-$REPO_DIR/.local-cluster}
 export KUBECONFIG=$RUN_DIR/admin.kubeconfig
-PKI=$RUN_DIR/pki
+CERTS=$RUN_DIR/apiserver-certs
 NS=deploymentconfig-controller
 PID_FILE=$RUN_DIR/dcctl-apiserver.pid
 say() { printf '[aggregated] %s\n' "$*" >&2; }
@@ -41,7 +42,7 @@ start_front() {
   local port; port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
   echo "$port" > "$RUN_DIR/dcctl-apiserver.port"
   setsid node "$REPO_DIR/bin/dcctl.js" apiserver --kubeconfig "$KUBECONFIG" --bind-address 127.0.0.1 --secure-port "$port" \
-    --tls-cert-file "$PKI/dcctl-apiserver.crt" --tls-private-key-file "$PKI/dcctl-apiserver.key" \
+    --tls-cert-file "$CERTS/tls.crt" --tls-private-key-file "$CERTS/tls.key" \
     --log-level "${APISERVER_LOG_LEVEL:-info}" >"$RUN_DIR/dcctl-apiserver.log" 2>&1 < /dev/null &
   echo $! > "$PID_FILE"
   for _ in $(seq 1 100); do
@@ -54,7 +55,7 @@ start_front() {
 
 cmd_up() {
   [ -f "$KUBECONFIG" ] || die "no local plane in $RUN_DIR (hack/local-cluster.sh up)"
-  [ -f "$PKI/dcctl-apiserver.crt" ] || die "$PKI has no dcctl-apiserver certificate: restart the plane (hack/local-cluster.sh down && up)"
+  [ -s "$CERTS/tls.crt" ] || bash "$HACK_DIR/apiserver-certs.sh" "$CERTS" 2>/dev/null
   [ -f "$REPO_DIR/dist/dcctl.mjs" ] || [ -d "$REPO_DIR/dist" ] || die "run npm run build first"
   kubectl apply --server-side --force-conflicts -f "$REPO_DIR/crds/storage/deploymentconfig.yaml" >/dev/null
   wait_established deploymentconfigs.apps.dcctl.io
@@ -88,7 +89,7 @@ spec:
   version: v1
   groupPriorityMinimum: 9900
   versionPriority: 15
-  caBundle: $(base64 -w0 < "$PKI/ca.crt")
+  caBundle: $(base64 -w0 < "$CERTS/ca.crt")
   service: {name: dcctl-apiserver, namespace: $NS, port: $port}
 YAML
   for _ in $(seq 1 600); do apiservice_available && break; sleep 0.2; done

@@ -15,6 +15,8 @@
 # KWOK_NODES (default 3), KWOK_NODE_PODS (pod capacity per node, default 250), PROCESS_KUBELET (1 = start it, the default), PROCESS_KUBELET_MAX_PODS
 # (pod processes run at once, default 8), INSTALL_PROGRESS_SECONDS (install progress interval, default 30), KUBE_APISERVER_EXTRA_ARGS (extra kube-apiserver flags,
 # whitespace-separated; e.g. the benchmark's audit log: --audit-policy-file=... --audit-log-path=...).
+# Without an --audit-policy-file there, kube-apiserver writes an audit log of the DeploymentConfig
+# groups only (hack/audit-policy-dc.yaml, Metadata level) to <run dir>/audit-dc.log.
 set -euo pipefail
 
 HACK_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -194,14 +196,11 @@ make_pki() {
     printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature,keyEncipherment\n' > kubelet.ext
     openssl x509 -req -in kubelet.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out kubelet.crt -days 3650 -extfile kubelet.ext 2>/dev/null
     # Aggregation layer (harmless in CRD mode): the front-proxy CA and the client certificate
-    # kube-apiserver presents to aggregated API servers, and a serving certificate for this
-    # project's aggregated API server (docs/apiserver.md), valid for its Service name.
+    # kube-apiserver presents to aggregated API servers (this project's aggregated API server
+    # gets its serving certificate from hack/apiserver-certs.sh, through hack/aggregated.sh).
     openssl req -x509 -newkey rsa:2048 -nodes -keyout front-proxy-ca.key -out front-proxy-ca.crt -days 3650 -subj "/CN=local-front-proxy-ca" 2>/dev/null
     openssl req -newkey rsa:2048 -nodes -keyout front-proxy-client.key -out front-proxy-client.csr -subj "/CN=front-proxy-client" 2>/dev/null
     openssl x509 -req -in front-proxy-client.csr -CA front-proxy-ca.crt -CAkey front-proxy-ca.key -CAcreateserial -out front-proxy-client.crt -days 3650 -extfile client.ext 2>/dev/null
-    openssl req -newkey rsa:2048 -nodes -keyout dcctl-apiserver.key -out dcctl-apiserver.csr -subj "/CN=dcctl-apiserver" 2>/dev/null
-    printf 'subjectAltName=DNS:dcctl-apiserver.deploymentconfig-controller.svc,DNS:dcctl-apiserver.deploymentconfig-controller.svc.cluster.local,DNS:localhost,IP:127.0.0.1\nextendedKeyUsage=serverAuth\nkeyUsage=digitalSignature,keyEncipherment\n' > dcctl-apiserver.ext
-    openssl x509 -req -in dcctl-apiserver.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out dcctl-apiserver.crt -days 3650 -extfile dcctl-apiserver.ext 2>/dev/null
   )
 }
 
@@ -285,7 +284,7 @@ cmd_up() {
   if is_up; then say "already running in $RUN_DIR"; cmd_env; return 0; fi
   cmd_down >/dev/null 2>&1 || true
   local start; start=$(date +%s)
-  mkdir -p "$RUN_DIR"; rm -rf "${RUN_DIR:?}"/{etcd-data,pki,*.log,*.pid,pod-logs,*.yaml,*.env}
+  mkdir -p "$RUN_DIR"; rm -rf "${RUN_DIR:?}"/{etcd-data,pki,apiserver-certs,*.log,*.pid,pod-logs,*.yaml,*.env}
   make_pki
   local etcd_port etcd_peer api_port sched_port kubelet_port kwok_port
   etcd_port=$(free_port); etcd_peer=$(free_port); api_port=$(free_port); sched_port=$(free_port)
@@ -302,7 +301,12 @@ cmd_up() {
   wait_for etcd 30 curl -fs "http://127.0.0.1:$etcd_port/health"
 
   say "starting kube-apiserver on https://127.0.0.1:$api_port"
-  local p=$RUN_DIR/pki
+  local p=$RUN_DIR/pki audit_args=()
+  case " ${KUBE_APISERVER_EXTRA_ARGS:-} " in
+    *--audit-policy-file*) ;;
+    *) audit_args=(--audit-policy-file="$HACK_DIR/audit-policy-dc.yaml" --audit-log-path="$RUN_DIR/audit-dc.log"
+         --audit-log-maxsize=100 --audit-log-maxbackup=1 --audit-log-mode=blocking) ;;
+  esac
   start_component kube-apiserver "$BIN_DIR/kube-apiserver" \
     --etcd-servers=http://127.0.0.1:$etcd_port \
     --bind-address=127.0.0.1 --secure-port="$api_port" \
@@ -318,14 +322,14 @@ cmd_up() {
     --requestheader-username-headers=X-Remote-User --requestheader-group-headers=X-Remote-Group \
     --requestheader-uid-headers=X-Remote-Uid --requestheader-extra-headers-prefix=X-Remote-Extra- \
     --proxy-client-cert-file="$p/front-proxy-client.crt" --proxy-client-key-file="$p/front-proxy-client.key" \
-    --profiling=false --v=1 ${KUBE_APISERVER_EXTRA_ARGS:-}
+    --profiling=false --v=1 "${audit_args[@]}" ${KUBE_APISERVER_EXTRA_ARGS:-}
   wait_for kube-apiserver 90 curl -fsk "https://127.0.0.1:$api_port/readyz"
 
   say "starting kube-controller-manager, kube-scheduler, kwok"
   start_component kube-controller-manager "$BIN_DIR/kube-controller-manager" \
     --kubeconfig="$KUBECONFIG_FILE" --authentication-kubeconfig="$KUBECONFIG_FILE" --authorization-kubeconfig="$KUBECONFIG_FILE" \
     --bind-address=127.0.0.1 --secure-port=0 --leader-elect=false \
-    --controllers=replicationcontroller,garbagecollector,namespace,serviceaccount,nodelifecycle,deployment,replicaset,podgc,root-ca-cert-publisher,horizontalpodautoscaling \
+    --controllers=replicationcontroller,garbagecollector,namespace,serviceaccount,nodelifecycle,deployment,replicaset,podgc,root-ca-cert-publisher,horizontalpodautoscaling,clusterrole-aggregation \
     --horizontal-pod-autoscaler-sync-period=2s \
     --root-ca-file="$p/ca.crt" --node-monitor-grace-period=60s \
     --concurrent-deployment-syncs=5 --concurrent-replicaset-syncs=5 --concurrent-rc-syncs=5 \

@@ -3,6 +3,9 @@
 # not answer), build and start the local control plane from hack/ and run against that.
 # DCCTL_API=aggregated: API mode on the local plane (docs/apiserver.md): the aggregated API server
 # serves apps.openshift.io/v1 and the controllers use the storage group.
+# On exit (Ctrl-C, SIGTERM) it stops what it started: the controllers, then (API mode on a plane
+# that was already running) hack/aggregated.sh down, which moves the DCs back to CRD mode and
+# stops the API server; a plane it started itself is stopped whole.
 set -euo pipefail
 REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$REPO_DIR"
@@ -30,9 +33,16 @@ if [ "${NEED_LOCAL:-0}" = 1 ]; then
   echo "[start] then e.g.  kubectl apply -f examples/rolling-with-hooks.yaml && node bin/dcctl.js rollout status dc/frontend" >&2
 fi
 controller_args=()
+switched_here=0
+cleanup() {
+  if [ "$switched_here" = 1 ] && [ "$started_here" != 1 ]; then bash hack/aggregated.sh down || true; fi
+  if [ "$started_here" = 1 ]; then bash hack/local-cluster.sh down; fi
+}
+trap cleanup EXIT
 if [ "${DCCTL_API:-crd}" = aggregated ]; then
   [ "${NEED_LOCAL:-0}" = 1 ] || { echo "[start] DCCTL_API=aggregated runs on the local plane only; on a cluster use kubectl apply -k deploy/overlays/aggregated" >&2; exit 1; }
   kubectl apply --server-side --force-conflicts -f crds/imagestream.yaml -f deploy/base/rbac-deployer.yaml -f deploy/base/image-policy.yaml >/dev/null
+  switched_here=1
   bash hack/aggregated.sh up
   controller_args+=(--dc-group=apps.dcctl.io)
   crds=(imagestreams.image.openshift.io)
@@ -48,7 +58,12 @@ for crd in "${crds[@]}"; do
   done
 done
 
-cleanup() { [ "$started_here" = 1 ] && bash hack/local-cluster.sh down; }
-trap cleanup EXIT
 set +e
-node bin/dcctl.js controller --leader-elect=false --log-format="${LOG_FORMAT:-pretty}" "${controller_args[@]}" "$@"
+# In the background so that a signal to this script alone still stops the controllers first.
+node bin/dcctl.js controller --leader-elect=false --log-format="${LOG_FORMAT:-pretty}" "${controller_args[@]}" "$@" &
+controller_pid=$!
+trap 'kill -TERM "$controller_pid" 2>/dev/null' INT TERM
+wait "$controller_pid"; code=$?
+# A trapped signal ends the first wait early: wait for the controllers' own shutdown.
+while kill -0 "$controller_pid" 2>/dev/null; do wait "$controller_pid"; code=$?; done
+exit "$code"

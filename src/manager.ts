@@ -155,7 +155,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
   const startControllers = async () => {
     // Read before the first sync, so it decides on the policy rather than on "not read yet".
     await policyGate?.start();
-    log.info({ namespace: opts.namespace ?? '(all)', identity }, 'Starting informers');
+    log.info({ namespace: opts.namespace ?? '(all)', identity, dcGroup: opts.dcGroup ?? 'apps.openshift.io' }, 'Starting informers');
     await informers.start();
     synced = true;
     log.info('Caches synced; starting workers');

@@ -49,9 +49,15 @@ export function openApiV3(): object {
   const ns = { name: 'namespace', in: 'path', required: true, schema: { type: 'string' } };
   const name = { name: 'name', in: 'path', required: true, schema: { type: 'string' } };
   const base = `/apis/${Group}/${Version}/namespaces/{namespace}/deploymentconfigs`;
-  const action = (verb: string, kind: string, body?: object) => ({
+  // The write options the front passes on. kubectl looks for `fieldValidation` among a PATCH
+  // operation's query parameters to decide that the server validates fields (otherwise it
+  // validates client-side, which refuses partial server-side apply configurations).
+  const query = (...names: string[]) => names.map((n) => ({ name: n, in: 'query', schema: { type: n === 'force' ? 'boolean' : 'string' }, uniqueItems: true }));
+  const writeQuery = query('dryRun', 'fieldManager', 'fieldValidation');
+  const action = (verb: string, kind: string, body?: object, parameters?: object[]) => ({
     'x-kubernetes-action': verb,
     'x-kubernetes-group-version-kind': { group: Group, version: Version, kind },
+    ...(parameters ? { parameters } : {}),
     ...(body ? { requestBody: json(body) } : {}),
     responses: { 200: { description: 'OK', ...json(ref(kind)) } },
   });
@@ -60,12 +66,12 @@ export function openApiV3(): object {
     info: { title: 'OpenShift apps.openshift.io/v1 (deploymentconfig-controller)', version: 'v1' },
     paths: {
       [`/apis/${Group}/${Version}/deploymentconfigs`]: { get: action('list', 'DeploymentConfigList') },
-      [base]: { parameters: [ns], get: action('list', 'DeploymentConfigList'), post: action('post', 'DeploymentConfig', ref('DeploymentConfig')) },
+      [base]: { parameters: [ns], get: action('list', 'DeploymentConfigList'), post: action('post', 'DeploymentConfig', ref('DeploymentConfig'), writeQuery) },
       [`${base}/{name}`]: {
         parameters: [ns, name],
         get: action('get', 'DeploymentConfig'),
-        put: action('put', 'DeploymentConfig', ref('DeploymentConfig')),
-        patch: action('patch', 'DeploymentConfig', { type: 'object' }),
+        put: action('put', 'DeploymentConfig', ref('DeploymentConfig'), writeQuery),
+        patch: action('patch', 'DeploymentConfig', { type: 'object' }, [...writeQuery, ...query('force')]),
         delete: action('delete', 'DeploymentConfig'),
       },
       [`${base}/{name}/status`]: { parameters: [ns, name], get: action('get', 'DeploymentConfig'), put: action('put', 'DeploymentConfig', ref('DeploymentConfig')) },
@@ -128,8 +134,9 @@ export function openApiV2(): object {
         converted[method] = (op as Array<{ name: string; in: string; required: boolean }>).map((x) => ({ name: x.name, in: x.in, required: x.required, type: 'string', uniqueItems: true }));
         continue;
       }
-      const o = op as { 'x-kubernetes-action': string; 'x-kubernetes-group-version-kind': object; responses: Record<string, { content: Record<string, { schema: unknown }> }> };
+      const o = op as { 'x-kubernetes-action': string; 'x-kubernetes-group-version-kind': object; parameters?: Array<{ name: string; in: string; schema: { type: string } }>; responses: Record<string, { content: Record<string, { schema: unknown }> }> };
       converted[method] = {
+        ...(o.parameters ? { parameters: o.parameters.map((x) => ({ name: x.name, in: x.in, type: x.schema.type, uniqueItems: true })) } : {}),
         consumes: ['*/*'],
         produces: ['application/json'],
         schemes: ['https'],

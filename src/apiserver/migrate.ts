@@ -39,6 +39,8 @@ export interface MigrationReport {
   orphaned: number;
   reowned: number;
   deletedSources: number;
+  /** DCs left where they are: being deleted, or in a namespace being deleted. */
+  skipped: number;
 }
 
 interface List<T> { items?: T[]; metadata?: { continue?: string } }
@@ -153,8 +155,30 @@ async function reown(rest: UserStorage, rc: V1ReplicationController, dc: Deploym
   return true;
 }
 
+/** Why a DC is not migrated, or undefined to migrate it. */
+export function skipReason(dc: DeploymentConfig, terminatingNamespaces: ReadonlySet<string>): string | undefined {
+  if (terminatingNamespaces.has(dc.metadata.namespace ?? '')) return `namespace "${dc.metadata.namespace ?? ''}" is being deleted`;
+  if (dc.metadata.deletionTimestamp) return `it is being deleted (since ${String(dc.metadata.deletionTimestamp)})`;
+  return undefined;
+}
+
+const isNamespaceTerminating = (err: unknown): boolean =>
+  err instanceof ApiStatusError && err.code === 403 && (err.body.details?.causes ?? []).some((c) => c.type === 'NamespaceTerminating');
+
+async function terminatingNamespaces(rest: UserStorage, names: ReadonlySet<string>): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const ns of names) {
+    const phase = await rest.json<{ status?: { phase?: string } }>('GET', `/api/v1/namespaces/${encodeURIComponent(ns)}`).then((r) => r.body.status?.phase, (err: unknown) => {
+      if (is404(err)) return 'Terminating';
+      throw err;
+    });
+    if (phase === 'Terminating') out.add(ns);
+  }
+  return out;
+}
+
 export async function migrateStorage(rest: UserStorage, opts: MigrationOptions): Promise<MigrationReport> {
-  const report: MigrationReport = { copied: 0, alreadyCopied: 0, orphaned: 0, reowned: 0, deletedSources: 0 };
+  const report: MigrationReport = { copied: 0, alreadyCopied: 0, orphaned: 0, reowned: 0, deletedSources: 0, skipped: 0 };
   const timeoutMs = opts.switchTimeoutMs ?? 120_000;
   const toApi = opts.to === 'aggregated';
   const sourceGroup = toApi ? Group : StorageGroup;
@@ -180,11 +204,21 @@ export async function migrateStorage(rest: UserStorage, opts: MigrationOptions):
     }
   }
   const sourceServed = toApi ? await crdEstablished(rest, PublicCrd) : true;
-  const sources = sourceServed ? await listAll<DeploymentConfig>(rest, dcCollection(sourceGroup)).catch((err: unknown) => {
+  const listed = sourceServed ? await listAll<DeploymentConfig>(rest, dcCollection(sourceGroup)).catch((err: unknown) => {
     if (is404(err)) return [] as DeploymentConfig[];
     throw err;
   }) : [];
-  opts.log(`${sources.length} DeploymentConfig(s) in ${sourceGroup}`);
+  opts.log(`${listed.length} DeploymentConfig(s) in ${sourceGroup}`);
+  // A DC being deleted (or whose namespace is) is not copied: the target could not take it (a
+  // terminating namespace refuses new objects) and it is going away with its RCs anyway.
+  const terminating = await terminatingNamespaces(rest, new Set(listed.map((dc) => dc.metadata.namespace ?? '')));
+  const sources: DeploymentConfig[] = [];
+  for (const dc of listed) {
+    const why = skipReason(dc, terminating);
+    if (!why) { sources.push(dc); continue; }
+    opts.log(`skipping ${key(dc)}: ${why}; it is not copied and its RCs go with it`);
+    report.skipped++;
+  }
 
   // 2. Orphan every RC a source DC controls.
   for (const dc of sources) {
@@ -208,6 +242,12 @@ export async function migrateStorage(rest: UserStorage, opts: MigrationOptions):
     try {
       created = (await rest.json<DeploymentConfig>('POST', dcCollection(targetGroup, dc.metadata.namespace), { body: copy })).body;
     } catch (err) {
+      if (isNamespaceTerminating(err)) {
+        // The namespace began terminating after the check above: same as a skip.
+        opts.log(`skipping ${key(dc)}: namespace "${dc.metadata.namespace ?? ''}" is being deleted; it is not copied and its RCs go with it`);
+        report.skipped++;
+        continue;
+      }
       if (!(err instanceof ApiStatusError && err.code === 409)) throw err;
       const existing = (await rest.json<DeploymentConfig>('GET', `${dcCollection(targetGroup, dc.metadata.namespace)}/${encodeURIComponent(dc.metadata.name ?? '')}`)).body;
       if (existing.metadata.annotations?.[MigratedFromUid] !== dc.metadata.uid) {

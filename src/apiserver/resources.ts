@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import yaml from 'js-yaml';
 import { Annotations, ApiVersion, Kind } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
@@ -314,7 +315,16 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
   }
 }
 
-/** Server-side apply: the storage computes field ownership; the body is re-addressed to it. */
+/** The field manager of the write that stores OpenShift's defaults of an applied DC. */
+export const DefaultsFieldManager = 'dcctl-apiserver-defaults';
+
+/**
+ * Server-side apply: the storage computes field ownership; the body is re-addressed to it. The
+ * applied result is then defaulted like a created DC (`defaults.ts`, conditional defaults a
+ * schema cannot express). As kube-apiserver's defaulting, the defaults get no owner: they are
+ * written with an update, and the managed fields the apply computed are put back in a second,
+ * resourceVersion-guarded write, so a later apply of those fields by anyone never conflicts.
+ */
 async function forwardApply(ctx: HandlerContext, raw: Buffer): Promise<void> {
   if (ctx.info.subresource === 'status') throw methodNotSupported('apply', 'DeploymentConfig/status');
   const doc = parseBody(ctx, raw) as DeploymentConfig | null;
@@ -323,11 +333,52 @@ async function forwardApply(ctx: HandlerContext, raw: Buffer): Promise<void> {
     throw badRequest(`an apply patch must have apiVersion ${ApiVersion} and kind ${Kind}`);
   }
   const query = pick(ctx.info.query, [...WriteParams, 'force']);
-  const { status, body } = await ctx.storage.json<DeploymentConfig>('PATCH', ctx.storage.dcPath(ctx.info.namespace, ctx.info.name), {
+  const path = ctx.storage.dcPath(ctx.info.namespace, ctx.info.name);
+  const applied = await ctx.storage.json<DeploymentConfig>('PATCH', path, {
     rawBody: { contentType: 'application/apply-patch+yaml', data: JSON.stringify(toStorageApiVersion(doc, ctx.storage.storageGroup)) },
     query,
   });
-  writeDc(ctx, status, body);
+  let stored = applied.body;
+  const defaultedSpec = (dc: DeploymentConfig) => applyDefaults(dc).spec;
+  if (isDeepStrictEqual(defaultedSpec(stored), stored.spec)) {
+    writeDc(ctx, applied.status, stored);
+    return;
+  }
+  if (query.has('dryRun')) {
+    writeDc(ctx, applied.status, { ...stored, spec: defaultedSpec(stored) });
+    return;
+  }
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const withDefaults = await ctx.storage.json<DeploymentConfig>('PUT', path, {
+        body: { ...stored, spec: defaultedSpec(stored) },
+        query: { fieldManager: DefaultsFieldManager },
+      });
+      const owned = await ctx.storage.json<DeploymentConfig>('PATCH', path, {
+        rawBody: {
+          contentType: 'application/json-patch+json',
+          data: JSON.stringify([
+            { op: 'test', path: '/metadata/resourceVersion', value: withDefaults.body.metadata.resourceVersion },
+            { op: 'replace', path: '/metadata/managedFields', value: stored.metadata.managedFields ?? [] },
+          ]),
+        },
+        query: { fieldManager: DefaultsFieldManager },
+      }).catch((err: unknown) => {
+        // The defaults are stored; only their ownership stays with the defaults manager.
+        if (err instanceof ApiStatusError && (err.code === 409 || err.code === 422)) return withDefaults;
+        throw err;
+      });
+      writeDc(ctx, applied.status, owned.body);
+      return;
+    } catch (err) {
+      if (!(err instanceof ApiStatusError && err.code === 409) || attempt >= MaxPatchAttempts) throw err;
+      stored = (await ctx.storage.json<DeploymentConfig>('GET', path)).body;
+      if (isDeepStrictEqual(defaultedSpec(stored), stored.spec)) {
+        writeDc(ctx, applied.status, stored);
+        return;
+      }
+    }
+  }
 }
 
 export async function handleDelete(ctx: HandlerContext): Promise<void> {

@@ -61,6 +61,6 @@ export async function runMigrateStorage(opts: MigrateStorageCliOptions, err: { w
   const kc = loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
   const rest = new UserStorage(await makeRawTransport(kc), StorageGroup, undefined);
   const report = await migrateStorage(rest, { to: opts.to, force: opts.force, switchTimeoutMs: opts.timeoutSeconds * 1000, log: (l) => err.write(`${l}\n`) });
-  err.write(`migrated to ${opts.to}: ${report.copied} DC(s) copied (${report.alreadyCopied} already), ${report.orphaned} RC(s) orphaned during the move, ${report.reowned} re-owned, ${report.deletedSources} source object(s) retired\n`);
+  err.write(`migrated to ${opts.to}: ${report.copied} DC(s) copied (${report.alreadyCopied} already), ${report.orphaned} RC(s) orphaned during the move, ${report.reowned} re-owned, ${report.deletedSources} source object(s) retired, ${report.skipped} skipped (being deleted)\n`);
   return 0;
 }

@@ -5,6 +5,8 @@
 import { Group, Plural } from '../apis/constants.js';
 
 export interface StatusCause {
+  /** kube-apiserver's `type` (e.g. NamespaceTerminating); `reason` is the front's own name for it. */
+  readonly type?: string;
   readonly reason?: string;
   readonly message?: string;
   readonly field?: string;
@@ -95,3 +97,11 @@ export function fromStorageStatus(body: unknown, httpCode: number, storageGroup:
     code: b.code ?? httpCode,
   });
 }
+
+/** NotFound for a core-group resource (OpenShift's deploylog answers it for a missing RC). */
+export const notFoundCore = (resource: string, name: string): ApiStatusError =>
+  status(404, 'NotFound', `${resource} "${name}" not found`, { name, kind: resource });
+
+/** apierrors.NewServerTimeout, as kube-apiserver words it. */
+export const serverTimeout = (kind: string, operation: string, retryAfterSeconds: number): ApiStatusError =>
+  status(500, 'ServerTimeout', `The ${operation} operation against ${kind} could not be completed at this time, please try again.`, { name: operation, kind, retryAfterSeconds });

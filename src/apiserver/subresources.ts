@@ -10,10 +10,11 @@ import type { DeploymentConfig, DeploymentTriggerType, InstantiateAck } from '..
 import { decodeDeploymentConfig, DecodeError } from '../apis/encoded.js';
 import { selectorString } from '../apps/deployment.js';
 import { generateRollback, InvalidRollbackError, rollbackTarget } from '../apps/rollback.js';
-import { rcNameFor } from '../util/naming.js';
+import { deployerPodNameFor, rcNameFor } from '../util/naming.js';
 import { sleep } from '../util/sleep.js';
 import { parseBody, writeJson, type HandlerContext } from './resources.js';
-import { ApiStatusError, badRequest, invalid, invalidMessage, timeout } from './status.js';
+import { deployerPodCanLog, parseDeploymentLogOptions, podForLogging, podLogQuery, targetVersion } from './deploylog.js';
+import { ApiStatusError, badRequest, internal, invalid, invalidMessage, notFoundCore, serverTimeout, timeout } from './status.js';
 import { readBody } from './storage.js';
 
 async function storedDc(ctx: HandlerContext): Promise<DeploymentConfig> {
@@ -177,80 +178,84 @@ export async function handleRollback(ctx: HandlerContext): Promise<void> {
 
 // --------------------------------------------------------------------------------------- log
 
-const LogParams = ['container', 'follow', 'previous', 'sinceSeconds', 'sinceTime', 'timestamps', 'tailLines', 'limitBytes', 'insecureSkipTLSVerifyBackend'];
-const isTrue = (v: string | null): boolean => v === 'true' || v === '1';
-
-/** Picks an application pod of a complete rollout: running and ready first, then the newest. */
-function bestPod(pods: V1Pod[]): V1Pod | undefined {
-  const score = (p: V1Pod) => (p.status?.phase === 'Running' ? 2 : 0) + ((p.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True') ? 1 : 0);
-  return [...pods].filter((p) => !p.metadata?.deletionTimestamp).sort((a, b) => score(b) - score(a) || String(b.metadata?.creationTimestamp ?? '').localeCompare(String(a.metadata?.creationTimestamp ?? '')))[0];
-}
+/** How long the log subresource waits for a rollout's RC, deployer pod or application pod (OpenShift: 60 s). */
+const LogWaitMs = 60_000;
+const LogPollMs = 500;
 
 /**
- * The deployer pod's log of the latest (or `version`, or with `previous` the one before)
- * rollout; for a Complete rollout an application pod's, as OpenShift's deploylog handler does. Streams the
- * core `pods/log` answer through, so `follow` follows.
+ * The log of the latest (or `version`, or with `previous` the one before) rollout, as
+ * openshift-apiserver's deploylog handler answers it: the deployer pod's log while the rollout
+ * runs or after it failed, an application pod's for a complete one. A New/Pending rollout is
+ * waited for (empty answer with `nowait`). The core `pods/log` answer is streamed through, so
+ * `follow` follows. RCs and pods are read with the proxied identity: `deploymentconfigs/log`
+ * alone grants the log, as on OpenShift.
  */
 export async function handleLog(ctx: HandlerContext): Promise<void> {
-  const q = ctx.info.query;
+  const parsed = parseDeploymentLogOptions(ctx.info.query);
+  if (parsed.kind === 'badRequest') throw badRequest(parsed.message);
+  if (parsed.kind === 'invalid') throw invalid('DeploymentLogOptions', '', parsed.causes);
+  const opts = parsed.options;
   const name = ctx.info.name ?? '';
-  const ns = ctx.info.namespace ?? '';
+  const ns = encodeURIComponent(ctx.info.namespace ?? '');
   const dc = await storedDc(ctx);
-  const latest = dc.status?.latestVersion ?? 0;
-  if (latest === 0) throw badRequest(`no deployment exists for deploymentConfig "${name}"`);
-  const versionParam = q.get('version');
-  if (versionParam !== null && isTrue(q.get('previous'))) throw badRequest('only one of version or previous may be specified');
-  let version = latest;
-  if (versionParam !== null) {
-    version = Number.parseInt(versionParam, 10);
-    if (!Number.isInteger(version) || version < 1 || version > latest) {
-      throw badRequest(`invalid version ${versionParam} for deploymentConfig "${name}": must be between 1 and ${latest}`);
-    }
-  } else if (isTrue(q.get('previous'))) {
-    version = latest - 1;
-    if (version < 1) throw badRequest(`no previous deployment exists for deploymentConfig "${name}"`);
-  }
-  const rcName = rcNameFor(name, version);
-  const rcPath = `/api/v1/namespaces/${encodeURIComponent(ns)}/replicationcontrollers/${encodeURIComponent(rcName)}`;
-  const rc = await waitFor(async () => (await ctx.storage.json<V1ReplicationController>('GET', rcPath).catch((err: unknown) => {
+  const target = targetVersion(name, dc.status?.latestVersion ?? 0, opts);
+  if ('error' in target) throw badRequest(target.error);
+  const rcName = rcNameFor(name, target.version);
+  const readRc = async (): Promise<V1ReplicationController | undefined> => (await ctx.storage.json<V1ReplicationController>('GET', `/api/v1/namespaces/${ns}/replicationcontrollers/${encodeURIComponent(rcName)}`).catch((err: unknown) => {
     if (err instanceof ApiStatusError && err.code === 404) return undefined;
     throw err;
-  }))?.body, isTrue(q.get('nowait')) ? 0 : 60_000);
-  if (!rc) throw badRequest(`replication controller "${rcName}" for deploymentConfig "${name}" does not exist`);
-  const phase = rc.metadata?.annotations?.[Annotations.Phase];
-  if ((phase === Phase.New || phase === Phase.Pending) && isTrue(q.get('nowait'))) {
-    ctx.res.writeHead(200, { 'content-type': 'text/plain' });
-    ctx.res.end();
-    return;
+  }))?.body;
+  const rc = await poll(readRc, (r) => r !== undefined, LogWaitMs);
+  if (!rc) throw notFoundCore('replicationcontrollers', rcName);
+  const deployerPod = deployerPodNameFor(rcName);
+  let podName = deployerPod;
+  const notStarted = (p: string | undefined): boolean => p === undefined || p === Phase.New || p === Phase.Pending;
+  let phase = rc.metadata?.annotations?.[Annotations.Phase];
+  if (notStarted(phase)) {
+    if (opts.nowait) {
+      ctx.res.writeHead(200, { 'content-type': 'text/plain' });
+      ctx.res.end();
+      return;
+    }
+    const readPod = async (): Promise<V1Pod | undefined> => (await ctx.storage.json<V1Pod>('GET', `/api/v1/namespaces/${ns}/pods/${encodeURIComponent(deployerPod)}`).catch((err: unknown) => {
+      if (err instanceof ApiStatusError && err.code === 404) return undefined;
+      throw err;
+    }))?.body;
+    if (!deployerPodCanLog(await poll(readPod, deployerPodCanLog, LogWaitMs))) {
+      throw badRequest(`failed to run deployer pod ${deployerPod}: timed out waiting for the condition`);
+    }
+    const running = await poll(readRc, (r) => !notStarted(r?.metadata?.annotations?.[Annotations.Phase]), LogWaitMs);
+    phase = running?.metadata?.annotations?.[Annotations.Phase];
+    if (notStarted(phase)) throw serverTimeout('ReplicationController', 'get', 2);
   }
-  let podName = rc.metadata?.annotations?.[Annotations.DeployerPod] ?? `${rcName}-deploy`;
   if (phase === Phase.Complete) {
     const selector = selectorString(rc.spec?.selector);
-    const pods = (await ctx.storage.json<{ items: V1Pod[] }>('GET', `/api/v1/namespaces/${encodeURIComponent(ns)}/pods`, { query: { labelSelector: selector } })).body.items;
-    const app = bestPod(pods);
-    if (app?.metadata?.name) podName = app.metadata.name;
+    const pods = await poll(async () => (await ctx.storage.json<{ items: V1Pod[] }>('GET', `/api/v1/namespaces/${ns}/pods`, { query: { labelSelector: selector } })).body.items, (items) => items.length > 0, LogWaitMs);
+    const app = podForLogging(pods);
+    if (!app?.metadata?.name) throw internal(`no pod of replication controller ${rcName} appeared within ${LogWaitMs / 1000}s`);
+    podName = app.metadata.name;
   }
-  const query = new URLSearchParams();
-  for (const p of LogParams) for (const v of q.getAll(p)) query.append(p, v);
-  const upstream = await ctx.storage.raw('GET', `/api/v1/namespaces/${encodeURIComponent(ns)}/pods/${encodeURIComponent(podName)}/log`, { query, headers: { accept: '*/*' } });
+  const upstream = await ctx.storage.raw('GET', `/api/v1/namespaces/${ns}/pods/${encodeURIComponent(podName)}/log`, { query: podLogQuery(opts), headers: { accept: '*/*' } });
   if ((upstream.statusCode ?? 500) >= 300) {
     const buf = await readBody(upstream);
-    let parsed: { message?: string; reason?: string; code?: number } | undefined;
-    try { parsed = JSON.parse(buf.toString('utf8')) as typeof parsed; } catch { parsed = { message: buf.toString('utf8') }; }
-    writeJson(ctx.res, upstream.statusCode ?? 500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: parsed?.message ?? 'log unavailable', reason: parsed?.reason, code: upstream.statusCode });
+    let body: { message?: string; reason?: string } | undefined;
+    try { body = JSON.parse(buf.toString('utf8')) as typeof body; } catch { body = { message: buf.toString('utf8') }; }
+    writeJson(ctx.res, upstream.statusCode ?? 500, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message: body?.message ?? 'log unavailable', ...(body?.reason ? { reason: body.reason } : {}), code: upstream.statusCode });
     return;
   }
-  ctx.res.writeHead(200, { 'content-type': upstream.headers['content-type'] ?? 'text/plain', 'transfer-encoding': 'chunked' });
+  ctx.res.writeHead(200, { 'content-type': 'text/plain', 'transfer-encoding': 'chunked' });
+  if (opts.follow) ctx.res.flushHeaders();
   ctx.res.on('close', () => upstream.destroy());
   upstream.pipe(ctx.res);
   await new Promise<void>((resolve) => { upstream.on('end', resolve); upstream.on('close', resolve); upstream.on('error', resolve); });
 }
 
-async function waitFor<T>(fn: () => Promise<T | undefined>, timeoutMs: number): Promise<T | undefined> {
+/** Calls `fn` until `done` holds or `timeoutMs` passes; returns the last value. */
+async function poll<T>(fn: () => Promise<T>, done: (v: T) => boolean, timeoutMs: number): Promise<T> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
-    if (v !== undefined || Date.now() >= end) return v;
-    await sleep(1000);
+    if (done(v) || Date.now() >= end) return v;
+    await sleep(LogPollMs);
   }
 }

@@ -1,25 +1,38 @@
 /**
- * API mode end to end (docs/apiserver.md): the plane is switched to the aggregated API server
- * (hack/aggregated.sh, which migrates with `dcctl migrate-storage`), the controllers run against
- * the storage group, and every request below is what `oc`/`kubectl` send: same method, path,
- * content type and body (read from openshift/oc: `oc set env|image|triggers`, `oc rollout
- * pause|resume|latest|undo`, `oc rollback`, `oc logs dc/x`). At the end the plane goes back to
- * CRD mode with the same command, and the DC, its RCs and its history survive both moves.
+ * API mode end to end (docs/apiserver.md): `DCCTL_API=aggregated npm start` switches the running
+ * plane to the aggregated API server (hack/aggregated.sh, which migrates with `dcctl
+ * migrate-storage`) and runs the controllers against the storage group; every request below is
+ * what `oc`/`kubectl` send: same method, path, content type and body (read from openshift/oc:
+ * `oc set env|image|triggers`, `oc rollout pause|resume|latest|undo`, `oc rollback`, `oc logs
+ * dc/x`). At the end npm start is stopped: it moves the plane back to CRD mode, and every DC, its
+ * RCs and its history survive both moves. One plane, one front, one controller for the file.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../src/apis/deploymentconfig.js';
-import { aggregated, raw } from '../support/aggregated.js';
-import { dcManifest, rcNameOf } from '../support/dc.js';
-import { apis, createNamespace, deleteNamespace, kubectl, startController, waitFor, type ControllerProcess } from '../support/kube.js';
+import { aggregated, npmStartAggregated, raw, type NpmStart } from '../support/aggregated.js';
+import { dcManifest, rcNameOf, shHook } from '../support/dc.js';
+import { apis, createNamespace, deleteNamespace, kubectl, repoDir, startController, waitFor, type ControllerProcess } from '../support/kube.js';
 
 const G = '/apis/apps.openshift.io/v1';
 let ns = '';
+let termNs = '';
 let controller: ControllerProcess | undefined;
+let npmStart: NpmStart | undefined;
+const runDir = () => process.env.LOCAL_CLUSTER_DIR!;
+const apiServiceAvailable = (): boolean =>
+  kubectl(['get', 'apiservice', 'v1.apps.openshift.io', '-o', 'jsonpath={.status.conditions[?(@.type=="Available")].status}']) === 'True';
+const frontPid = (): number => Number(readFileSync(path.join(runDir(), 'dcctl-apiserver.pid'), 'utf8').trim());
+const alive = (pid: number): boolean => { try { process.kill(pid, 0); return true; } catch { return false; } };
+/** kubectl's exit code, stdout and stderr (for what users see when something fails). */
+const kubectlResult = (args: string[]) => {
+  const r = spawnSync('kubectl', args, { encoding: 'utf8', env: process.env });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+};
 const dcPath = (name = 'web', sub = '') => `${G}/namespaces/${ns}/deploymentconfigs/${name}${sub ? `/${sub}` : ''}`;
 const smp = 'application/strategic-merge-patch+json';
 
@@ -61,18 +74,38 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     } finally {
       await crdController.stop();
     }
-    aggregated('up');
-    controller = startController(ns, ['--dc-group=apps.dcctl.io']);
+    // The documented switch for the local plane: `DCCTL_API=aggregated npm start` (no
+    // kubeconfig: it takes the running local plane), which runs the controllers in the foreground.
+    npmStart = npmStartAggregated();
+    await waitFor('npm start: API mode up and the controllers started', () => {
+      if (npmStart!.child.exitCode !== null) throw new Error(`npm start exited ${npmStart!.child.exitCode}:\n${npmStart!.output().slice(-4000)}`);
+      return npmStart!.output().includes('Caches synced');
+    }, { timeoutMs: 240_000 });
   }, 300_000);
 
   afterAll(async () => {
+    await npmStart?.stop();
     await controller?.stop();
     try {
-      aggregated('down'); // a no-op when the last test already switched back
+      aggregated('down'); // a no-op when npm start already switched back
     } finally {
       await deleteNamespace(ns);
+      if (termNs) {
+        kubectlResult(['patch', 'deploymentconfigs.apps.dcctl.io', 'held', '-n', termNs, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+        kubectlResult(['patch', 'deploymentconfigs.apps.openshift.io', 'held', '-n', termNs, '--type=merge', '-p', '{"metadata":{"finalizers":null}}']);
+      }
     }
   }, 300_000);
+
+  it('`DCCTL_API=aggregated npm start` registers the API server: the APIService is Available, the public CRD is gone, the storage CRD serves', () => {
+    expect(apiServiceAvailable()).toBe(true);
+    expect(kubectl(['get', 'apiservice', 'v1.apps.openshift.io', '-o', 'jsonpath={.spec.service.name}/{.spec.service.namespace}'])).toBe('dcctl-apiserver/deploymentconfig-controller');
+    expect(execFileSync('bash', [path.join(repoDir, 'hack/aggregated.sh'), 'status'], { encoding: 'utf8', env: process.env })).toMatch(/^dcctl-apiserver running \(pid \d+, port \d+\)\nAPIService v1.apps.openshift.io Available$/m);
+    expect(kubectlResult(['get', 'crd', 'deploymentconfigs.apps.openshift.io']).code).not.toBe(0);
+    expect(kubectl(['get', 'crd', 'deploymentconfigs.apps.dcctl.io', '-o', 'jsonpath={.spec.group}'])).toBe('apps.dcctl.io');
+    // The controllers npm start runs use the storage group.
+    expect(npmStart!.output()).toContain('"dcGroup":"apps.dcctl.io"');
+  });
 
   it('migrate-storage --to aggregated keeps the DC, its status and its RCs, re-owned to the new uid', async () => {
     const dc = await getDc('legacy');
@@ -195,25 +228,107 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
 
   it('`oc rollback` refuses the latest version as OpenShift does (Invalid on name)', async () => {
     const res = await raw('POST', dcPath('web', 'rollback'), {
-      body: { kind: 'DeploymentConfigRollback', apiVersion: 'apps.openshift.io/v1', name: 'web', spec: { from: {}, revision: 7, includeTemplate: true, includeTriggers: true, includeReplicationMeta: true, includeStrategy: true } },
+      body: { kind: 'DeploymentConfigRollback', apiVersion: 'apps.openshift.io/v1', name: 'web', updatedAnnotations: null, spec: { from: { name: 'web-7' }, revision: 7, includeTemplate: true, includeTriggers: false, includeReplicationMeta: false, includeStrategy: false } },
     });
     expect(res.status).toBe(422);
     expect(res.json<{ message: string }>().message).toBe('The DeploymentConfigRollback "web" is invalid: name: Invalid value: "web": version 7 is already the latest');
   });
 
-  it('`oc logs dc/web` reads through deploymentConfigs/<name>/log; a DC never deployed is a BadRequest', async () => {
+  // `oc logs dc/x [--version=N] [-f] [--tail] [--timestamps] [--limit-bytes] [--since] [-p]`: oc GETs
+  // the DC, then `deploymentConfigs/<name>/log` with the DeploymentLogOptions as query
+  // parameters (oc pkg/cli/logs deployLogOptions, originpolymorphichelpers/deploymentconfigs
+  // logs.go), through client-go's rest client (Accept "application/json, */*").
+  const ocLogs = (name: string, query = '', onData?: (text: string) => void) =>
+    raw('GET', `${G}/namespaces/${ns}/deploymentConfigs/${name}/log${query ? `?${query}` : ''}`, { accept: 'application/json, */*', ...(onData ? { onData } : {}) });
+  const logsDc = () => {
+    const m = dcManifest({ name: 'logs', replicas: 1 });
+    m.spec.strategy = { type: 'Recreate', recreateParams: { timeoutSeconds: 60, pre: shHook('echo pre-hook line 1; echo pre-hook line 2; exit 3', 'Abort') } };
+    return m;
+  };
+  let failedLog = '';
+
+  it('`oc logs dc/x` streams the deployer log of a failed rollout; --tail, --timestamps, --limit-bytes and --since apply to it', async () => {
+    kubectl(['apply', '-n', ns, '-f', '-'], JSON.stringify(logsDc()));
+    const { core } = apis();
+    await waitFor('logs-1 Failed', async () => (await core.readNamespacedReplicationController({ namespace: ns, name: 'logs-1' }).catch(() => undefined))?.metadata?.annotations?.[Annotations.Phase] === 'Failed', { timeoutMs: 90_000 });
+    const direct = await raw('GET', `/api/v1/namespaces/${ns}/pods/logs-1-deploy/log`, { accept: '*/*' });
+    expect(direct.status).toBe(200);
+    const res = await ocLogs('logs');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-type']).toBe('text/plain');
+    expect(res.text).toBe(direct.text);
+    expect(res.text).toContain('--> pre: Running hook pod ...');
+    expect(res.text).toContain('pre-hook line 1\npre-hook line 2\n');
+    failedLog = res.text;
+    const lines = failedLog.split('\n').filter((l) => l !== '');
+    expect(lines.length).toBeGreaterThan(3);
+
+    expect((await ocLogs('logs', 'tailLines=2')).text).toBe(`${lines.slice(-2).join('\n')}\n`);
+    const stamped = (await ocLogs('logs', 'timestamps=true')).text;
+    const stampedLines = stamped.split('\n').filter((l) => l !== '');
+    for (const l of stampedLines) expect(l).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z /);
+    expect(stampedLines.map((l) => l.slice(l.indexOf(' ') + 1))).toEqual(lines);
+    expect((await ocLogs('logs', 'limitBytes=25')).text).toBe(failedLog.slice(0, 25));
+    // --since: the deployer has exited; once its last line is over 2 s old, 1 s of log is empty.
+    const last = Date.parse(stampedLines.at(-1)!.slice(0, stampedLines.at(-1)!.indexOf(' ')));
+    await waitFor('the last line to be 2 s old', () => Date.now() - last > 2000);
+    expect((await ocLogs('logs', 'sinceSeconds=1')).text).toBe('');
+    expect((await ocLogs('logs', 'sinceSeconds=3600')).text).toBe(failedLog);
+  });
+
+  it('`oc logs -f dc/x` right after `oc rollout latest` waits for the deployer and follows it to the end; --version and -p read the older rollout', async () => {
+    let res = await raw('PATCH', dcPath('logs'), { contentType: 'application/merge-patch+json', body: { spec: { strategy: { recreateParams: { pre: shHook('echo follow-start; sleep 3; echo follow-end', 'Abort') } } } } });
+    expect(res.status).toBe(200);
+    res = await raw('POST', dcPath('logs', 'instantiate'), { body: { kind: 'DeploymentRequest', apiVersion: 'apps.openshift.io/v1', name: 'logs', latest: true, force: true } });
+    expect(res.status).toBe(201);
+    expect(res.json<DeploymentConfig>().status?.latestVersion).toBe(2);
+    let startBeforeEnd: boolean | undefined;
+    const followed = await ocLogs('logs', 'follow=true', (text) => {
+      if (startBeforeEnd === undefined && text.includes('follow-start')) startBeforeEnd = !text.includes('follow-end');
+    });
+    expect(followed.status).toBe(200);
+    // Streamed: the hook's first line reached us before its last one was written.
+    expect(startBeforeEnd).toBe(true);
+    expect(followed.text).toContain('follow-start\nfollow-end\n');
+    expect(followed.text).toContain('--> pre: Success');
+    await complete(2, 'logs');
+
+    const v1 = await ocLogs('logs', 'version=1');
+    expect({ status: v1.status, text: v1.text }).toEqual({ status: 200, text: failedLog });
+    expect((await ocLogs('logs', 'previous=true')).text).toBe(failedLog);
+    // OpenShift's validation and range check, word for word.
+    res = await ocLogs('logs', 'version=1&previous=true');
+    expect(res.status).toBe(422);
+    expect(res.json<{ message: string }>().message).toBe('DeploymentLogOptions.apps.openshift.io "" is invalid: previous: Invalid value: true: cannot use previous when a version is specified');
+    res = await ocLogs('logs', 'version=0');
+    expect(res.json<{ message: string }>().message).toBe('DeploymentLogOptions.apps.openshift.io "" is invalid: version: Invalid value: 0: deployment version must be greater than 0');
+    res = await ocLogs('logs', 'version=3');
+    expect({ status: res.status, message: res.json<{ message: string }>().message }).toEqual({ status: 400, message: 'invalid version for deploymentConfig "logs": 3' });
+
+    // A complete rollout shows an application pod's log, read through pods/log (here a kwok pod:
+    // the plane's kubelet endpoint answers that it has none, and the front passes that on).
+    res = await ocLogs('logs');
+    const { core } = apis();
+    const appPods = (await core.listNamespacedPod({ namespace: ns, labelSelector: 'deployment=logs-2' })).items.map((p) => p.metadata!.name!);
+    expect(appPods.length).toBe(1);
+    const direct = await raw('GET', `/api/v1/namespaces/${ns}/pods/${appPods[0]}/log`, { accept: '*/*' });
+    expect({ status: res.status, message: res.json<{ message: string }>().message }).toEqual({ status: direct.status, message: direct.json<{ message: string }>().message });
+    expect(res.json<{ message: string }>().message).toContain(appPods[0]);
+  });
+
+  it('`oc logs dc/x` on a DC never deployed is a BadRequest; with nowait a rollout not started yet answers empty at once', async () => {
     kubectl(['apply', '-n', ns, '-f', '-'], JSON.stringify({ ...dcManifest({ name: 'idle', replicas: 1 }), spec: { ...dcManifest({ name: 'idle' }).spec, triggers: [] } }));
-    let res = await raw('GET', `${G}/namespaces/${ns}/deploymentConfigs/idle/log`, { accept: '*/*' });
+    let res = await ocLogs('idle');
     expect(res.status).toBe(400);
     expect(res.json<{ message: string }>().message).toBe('no deployment exists for deploymentConfig "idle"');
-    res = await raw('GET', `${G}/namespaces/${ns}/deploymentConfigs/web/log?version=99`, { accept: '*/*' });
-    expect(res.status).toBe(400);
-    // The log itself comes from the pods/log API of the pod the subresource chose: the deployer
-    // pod of a failed/running rollout, an application pod of a complete one.
-    res = await raw('GET', `${G}/namespaces/${ns}/deploymentConfigs/web/log?version=7`, { accept: '*/*' });
+    // A deployer pod no node can take (its strategy requests 100 CPUs) keeps rollout 1 Pending.
+    const stuck = dcManifest({ name: 'stuck', replicas: 1 });
+    stuck.spec.strategy = { type: 'Recreate', resources: { requests: { cpu: '100' } } };
+    kubectl(['apply', '-n', ns, '-f', '-'], JSON.stringify(stuck));
     const { core } = apis();
-    const direct = await raw('GET', `/api/v1/namespaces/${ns}/pods/${(await core.listNamespacedPod({ namespace: ns, labelSelector: 'deploymentconfig=web' })).items[0]?.metadata?.name ?? 'none'}/log`, { accept: '*/*' });
-    expect(res.status).toBe(direct.status);
+    await waitFor('stuck-1 Pending', async () => (await core.readNamespacedReplicationController({ namespace: ns, name: 'stuck-1' }).catch(() => undefined))?.metadata?.annotations?.[Annotations.Phase] === 'Pending', { timeoutMs: 60_000 });
+    res = await ocLogs('stuck', 'nowait=true');
+    expect({ status: res.status, text: res.text }).toEqual({ status: 200, text: '' });
   });
 
   it('`kubectl apply --server-side` and `kubectl get -w` work through the front', async () => {
@@ -233,6 +348,40 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     }
     const managers = (await getDc('ssa')).metadata.managedFields?.map((m) => [m.manager, m.operation, m.apiVersion]);
     expect(managers).toContainEqual(['kubectl', 'Apply', 'apps.openshift.io/v1']);
+  });
+
+  it('`kubectl apply --server-side` defaults the DC as a create does; the defaults have no owner, so applying one of them later does not conflict', async () => {
+    const bare = (name: string) => {
+      const m = dcManifest({ name, replicas: 1, strategy: { type: 'Rolling' } });
+      delete (m.spec as { triggers?: unknown }).triggers;
+      return m;
+    };
+    kubectl(['apply', '--server-side', '-n', ns, '-f', '-'], JSON.stringify(bare('ssa-def')));
+    kubectl(['create', '-n', ns, '-f', '-'], JSON.stringify(bare('created-def')));
+    const applied = await getDc('ssa-def');
+    const created = await getDc('created-def');
+    expect(applied.spec.strategy).toEqual(created.spec.strategy);
+    expect(applied.spec.strategy).toEqual({
+      type: 'Rolling', activeDeadlineSeconds: 21600,
+      rollingParams: { intervalSeconds: 1, updatePeriodSeconds: 1, timeoutSeconds: 600, maxUnavailable: '25%', maxSurge: '25%' },
+    });
+    expect(applied.spec.triggers).toEqual(created.spec.triggers);
+    expect(applied.spec.triggers).toEqual([{ type: 'ConfigChange' }]);
+    const managers = applied.metadata.managedFields ?? [];
+    expect(managers.map((m) => m.manager)).not.toContain('dcctl-apiserver-defaults');
+    const kubectlFields = JSON.stringify(managers.find((m) => m.manager === 'kubectl' && m.operation === 'Apply')?.fieldsV1 ?? {});
+    expect(kubectlFields).toContain('"f:strategy"');
+    expect(kubectlFields).not.toContain('f:rollingParams');
+    expect(kubectlFields).not.toContain('f:triggers');
+    // Another manager applies a default's field with another value: no conflict, nothing forced.
+    kubectl(['apply', '--server-side', '--field-manager=tuner', '-n', ns, '-f', '-'], JSON.stringify({
+      apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', metadata: { name: 'ssa-def' }, spec: { strategy: { rollingParams: { intervalSeconds: 5 } } },
+    }));
+    expect((await getDc('ssa-def')).spec.strategy?.rollingParams).toEqual({ intervalSeconds: 5, updatePeriodSeconds: 1, timeoutSeconds: 600, maxUnavailable: '25%', maxSurge: '25%' });
+    // A dry run answers defaulted too, and stores nothing.
+    const dry = kubectl(['apply', '--server-side', '--dry-run=server', '-n', ns, '-o', 'json', '-f', '-'], JSON.stringify(bare('dry-def')));
+    expect((JSON.parse(dry) as DeploymentConfig).spec.strategy?.activeDeadlineSeconds).toBe(21600);
+    expect((await raw('GET', dcPath('dry-def'))).status).toBe(404);
   });
 
   it('`kubectl explain dc.spec` reads the OpenAPI the front publishes', () => {
@@ -279,6 +428,40 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     expect((await raw('GET', dcPath('thief'))).status).toBe(404);
   });
 
+  it('RBAC: `get` on deploymentconfigs/log alone grants the rollout log (no pods/log), as on OpenShift; `view` grants `oc logs dc/x`', async () => {
+    // kube-apiserver authorizes the path's spelling (`deploymentConfigs`, as oc sends it) before
+    // proxying; the front authorizes the canonical one. A role names both, as the overlay's do.
+    kubectl(['apply', '-n', ns, '-f', '-'], JSON.stringify({
+      apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'dc-log-reader' },
+      rules: [{ apiGroups: ['apps.openshift.io'], resources: ['deploymentconfigs', 'deploymentconfigs/log', 'deploymentConfigs/log'], verbs: ['get'] }],
+    }));
+    kubectl(['create', 'rolebinding', 'dc-log-reader', '-n', ns, '--role=dc-log-reader', '--user=log-reader']);
+    kubectl(['create', 'rolebinding', 'viewer', '-n', ns, '--clusterrole=view', '--user=viewer']);
+    await waitFor('log-reader may get', async () => (await raw('GET', dcPath('logs'), { as: 'log-reader' })).status === 200, { timeoutMs: 20_000 });
+    expect((await raw('GET', `/api/v1/namespaces/${ns}/pods/logs-1-deploy/log`, { as: 'log-reader', accept: '*/*' })).status).toBe(403);
+    const res = await raw('GET', `${G}/namespaces/${ns}/deploymentConfigs/logs/log?version=1`, { as: 'log-reader', accept: 'application/json, */*' });
+    expect({ status: res.status, text: res.text }).toEqual({ status: 200, text: failedLog });
+    const viewer = await waitFor('viewer may read the log', async () => {
+      const r = await raw('GET', `${G}/namespaces/${ns}/deploymentConfigs/logs/log?version=1`, { as: 'viewer', accept: 'application/json, */*' });
+      return r.status === 200 ? r : undefined;
+    }, { timeoutMs: 20_000 });
+    expect(viewer.text).toBe(failedLog);
+  });
+
+  it('audit: the storage write the front makes names the requesting user (impersonated, with the proxied group); the front is only the impersonator', async () => {
+    kubectl(['create', 'rolebinding', 'alice-edit', '-n', ns, '--clusterrole=edit', '--user=alice']);
+    await waitFor('alice may patch', async () => (await raw('PATCH', dcPath(), { as: 'alice', contentType: smp, body: { metadata: { labels: { 'audited-by': 'alice' } } } })).status === 200, { timeoutMs: 20_000 });
+    type AuditEvent = { verb: string; user: { username: string }; impersonatedUser?: { username: string; groups?: string[] }; objectRef?: { apiGroup?: string; namespace?: string; name?: string }; responseStatus?: { code?: number } };
+    const events = (): AuditEvent[] => readFileSync(path.join(runDir(), 'audit-dc.log'), 'utf8').split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as AuditEvent)
+      .filter((e) => e.objectRef?.namespace === ns && e.objectRef?.name === 'web' && e.impersonatedUser?.username === 'alice');
+    const storageWrite = await waitFor('the storage write in the audit log', () => events().find((e) => e.objectRef?.apiGroup === 'apps.dcctl.io' && e.verb === 'update' && e.responseStatus?.code === 200));
+    expect(storageWrite.impersonatedUser?.groups).toEqual(expect.arrayContaining(['system:dcctl:apiserver-proxied']));
+    expect(storageWrite.user.username).not.toBe('alice');
+    // ...and the public request it served is alice's too.
+    expect(events().some((e) => e.objectRef?.apiGroup === 'apps.openshift.io' && e.verb === 'patch')).toBe(true);
+    expect((await getDc()).metadata.labels?.['audited-by']).toBe('alice');
+  });
+
   it('requests that do not come through the aggregator are 401, never data', async () => {
     const port = readFileSync(path.join(process.env.LOCAL_CLUSTER_DIR!, 'dcctl-apiserver.port'), 'utf8').trim();
     const res = await new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -304,21 +487,70 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     expect((await rcs('web')).length).toBe(7);
   });
 
-  it('migrate-storage --to crd brings every DC back with its RCs and history; the CRD-mode controller rolls on', async () => {
-    await controller?.stop();
-    controller = undefined;
-    const before = await getDc();
-    aggregated('down');
-    const back = JSON.parse(kubectl(['get', 'deploymentconfigs.apps.openshift.io', 'web', '-n', ns, '-o', 'json'])) as DeploymentConfig;
-    expect(back.status?.latestVersion).toBe(before.status?.latestVersion);
-    expect(back.spec.template).toEqual(before.spec.template);
-    expect(() => kubectl(['get', 'apiservice', 'v1.apps.openshift.io', '-o', 'jsonpath={.spec.service.name}'])).not.toThrow();
+  it('while the API server is down the controllers keep rolling out what is stored; `kubectl get dc` says the group is unavailable', async () => {
+    const pid = frontPid();
+    process.kill(pid, 'SIGTERM');
+    await waitFor('the API server to stop', () => !alive(pid));
+    const failed = await waitFor('kubectl get dc to fail', () => {
+      const r = kubectlResult(['get', 'dc', 'web', '-n', ns]);
+      return r.code !== 0 ? r : undefined;
+    }, { timeoutMs: 30_000 });
+    expect(failed.stderr).toContain('Error from server (ServiceUnavailable): the server is currently unable to handle the request (get deploymentconfigs.apps.openshift.io web)');
+    // What is stored changes (a GitOps tool writing the storage, or a trigger): rollout 8 runs.
+    kubectl(['patch', 'deploymentconfigs.apps.dcctl.io', 'web', '-n', ns, '--type=merge', '-p', JSON.stringify({ spec: { template: { metadata: { annotations: { while: 'front-down' } } } } })]);
+    await complete(8);
+    expect(JSON.parse(kubectl(['get', 'deploymentconfigs.apps.dcctl.io', 'web', '-n', ns, '-o', 'json'])).status.latestVersion).toBe(8);
+    // kubectl get all lists the rest, then fails on DCs; the APIService reports why.
+    const all = kubectlResult(['get', 'all', '-n', ns]);
+    expect(all.stdout).toContain('replicationcontroller/web-8');
+    expect(all.stdout).not.toContain('deploymentconfig.apps.openshift.io/');
+    expect({ code: all.code, stderr: all.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('the server is currently unable to handle the request') });
+    await waitFor('the APIService to report the front unavailable', () => !apiServiceAvailable(), { timeoutMs: 60_000 });
+    // The group's own discovery document (what clients without aggregated discovery read) is 503.
+    expect((await raw('GET', G)).status).toBe(503);
+    // Back up: the same DC, with the rollout made meanwhile.
+    aggregated('up');
+    expect(apiServiceAvailable()).toBe(true);
+    expect((await getDc()).status?.latestVersion).toBe(8);
+    expect(kubectl(['get', 'dc', 'web', '-n', ns, '--no-headers'])).toMatch(/^web\s+8\s/);
+  });
+
+  it('stopping `npm start` moves the plane back to CRD mode: every DC comes back with its RCs and history (one in a terminating namespace is skipped, not fatal); the CRD-mode controller rolls on', async () => {
+    // A DC held in a namespace being deleted (a finalizer keeps it there).
+    termNs = await createNamespace('apisrv-term');
+    const held = dcManifest({ name: 'held', replicas: 1 });
+    held.metadata.finalizers = ['dcctl.test/hold'];
+    kubectl(['apply', '-n', termNs, '-f', '-'], JSON.stringify(held));
+    kubectl(['delete', 'namespace', termNs, '--wait=false']);
+    await waitFor('the namespace to be terminating', () => kubectl(['get', 'namespace', termNs, '-o', 'jsonpath={.status.phase}']) === 'Terminating');
+
+    const names = ['legacy', 'web', 'logs', 'idle', 'stuck', 'ssa-def', 'created-def'];
+    const before = new Map<string, { dc: DeploymentConfig; rcs: string[]; phases: Array<string | undefined> }>();
+    for (const name of names) {
+      const list = await rcs(name);
+      before.set(name, { dc: await getDc(name), rcs: list.map((r) => r.metadata!.name!), phases: list.map((r) => r.metadata?.annotations?.[Annotations.Phase]) });
+    }
+    const frontWas = frontPid();
+    expect(await npmStart!.stop()).not.toBeNull();
+    expect(npmStart!.output()).toContain(`skipping ${termNs}/held: namespace "${termNs}" is being deleted`);
+    expect(npmStart!.output()).toMatch(/migrated to crd: 7 DC\(s\) copied .* 1 skipped/);
+    expect(alive(frontWas)).toBe(false);
+    expect(existsSync(path.join(runDir(), 'dcctl-apiserver.pid'))).toBe(false);
     expect(kubectl(['get', 'apiservice', 'v1.apps.openshift.io', '-o', 'jsonpath={.spec.service.name}'])).toBe('');
-    for (const rc of await rcs('web')) expect(rc.metadata?.ownerReferences?.[0]?.uid).toBe(back.metadata.uid);
-    expect((await rcs('legacy')).map((r) => r.metadata?.name)).toEqual(['legacy-1', 'legacy-2']);
+
+    for (const name of names) {
+      const was = before.get(name)!;
+      const back = JSON.parse(kubectl(['get', 'deploymentconfigs.apps.openshift.io', name, '-n', ns, '-o', 'json'])) as DeploymentConfig;
+      expect({ name, latestVersion: back.status?.latestVersion, template: back.spec.template, strategy: back.spec.strategy, triggers: back.spec.triggers })
+        .toEqual({ name, latestVersion: was.dc.status?.latestVersion, template: was.dc.spec.template, strategy: was.dc.spec.strategy, triggers: was.dc.spec.triggers });
+      const list = await rcs(name);
+      expect({ name, rcs: list.map((r) => r.metadata?.name), phases: list.map((r) => r.metadata?.annotations?.[Annotations.Phase]) }).toEqual({ name, rcs: was.rcs, phases: was.phases });
+      for (const rc of list) expect(rc.metadata?.ownerReferences).toEqual([expect.objectContaining({ apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', name, uid: back.metadata.uid, controller: true })]);
+    }
+    // The CRD-mode controller rolls on from the history (rollout 9 of web).
     controller = startController(ns);
     kubectl(['patch', 'dc', 'web', '-n', ns, '--type=merge', '-p', JSON.stringify({ spec: { template: { metadata: { annotations: { back: 'crd' } } } } })]);
-    await complete(8);
-    expect((await rcs('web')).length).toBe(8);
+    await complete(9);
+    expect((await rcs('web')).length).toBe(9);
   });
 });

@@ -2,8 +2,10 @@
  * API mode on the test plane (hack/aggregated.sh) and raw requests through kube-apiserver, so
  * tests send exactly the methods, paths, content types and bodies `oc` sends.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { request } from 'node:https';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RequestOptions } from 'node:https';
 import { kubeConfig, repoDir } from './kube.js';
@@ -20,7 +22,7 @@ export interface RawResponse {
 }
 
 /** One request to the cluster as the admin, or as `as` (impersonated user, with optional groups). */
-export async function raw(method: string, urlPath: string, opts: { body?: unknown; contentType?: string; accept?: string; as?: string; asGroups?: string[] } = {}): Promise<RawResponse> {
+export async function raw(method: string, urlPath: string, opts: { body?: unknown; contentType?: string; accept?: string; as?: string; asGroups?: string[]; onData?: (textSoFar: string) => void } = {}): Promise<RawResponse> {
   const kc = kubeConfig();
   const server = new URL(kc.getCurrentCluster()!.server);
   const tls: RequestOptions = {};
@@ -37,7 +39,7 @@ export async function raw(method: string, urlPath: string, opts: { body?: unknow
     const req = request({ ...tls, hostname: server.hostname, port: server.port, method, path: urlPath, headers }, (res) => {
       let text = '';
       res.setEncoding('utf8');
-      res.on('data', (c: string) => { text += c; });
+      res.on('data', (c: string) => { text += c; opts.onData?.(text); });
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text, json: () => JSON.parse(text) }));
       res.on('error', reject);
     });
@@ -45,4 +47,46 @@ export async function raw(method: string, urlPath: string, opts: { body?: unknow
     if (body !== undefined) req.write(body);
     req.end();
   });
+}
+
+/** `DCCTL_API=aggregated npm start` as a user runs it on a machine with no kubeconfig. */
+export interface NpmStart {
+  readonly child: ChildProcess;
+  output(): string;
+  /** SIGTERM to the whole process group; resolves with the exit code once npm start is done cleaning up. */
+  stop(timeoutMs?: number): Promise<number | null>;
+}
+
+export function npmStartAggregated(): NpmStart {
+  // No KUBECONFIG and an empty HOME (no ~/.kube/config): npm start takes the local plane, which it
+  // finds running in LOCAL_CLUSTER_DIR. The binary cache stays where it is.
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DCCTL_API: 'aggregated',
+    HOME: mkdtempSync(path.join(tmpdir(), 'npm-start-home-')),
+    XDG_CACHE_HOME: process.env.XDG_CACHE_HOME ?? path.join(homedir(), '.cache'),
+    LOG_FORMAT: 'json',
+  };
+  delete env.KUBECONFIG;
+  const child = spawn('npm', ['start', '--silent'], { cwd: repoDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  const keep = (d: Buffer) => { out = (out + d.toString()).slice(-1_000_000); };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return {
+    child,
+    output: () => out,
+    async stop(timeoutMs = 180_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      process.kill(-child.pid!, 'SIGTERM');
+      const timer = setTimeout(() => { try { process.kill(-child.pid!, 'SIGKILL'); } catch { /* gone */ } }, timeoutMs);
+      const code = await exited;
+      // npm may exit before the script's cleanup is done: wait until the whole group is gone.
+      const groupAlive = () => { try { process.kill(-child.pid!, 0); return true; } catch { return false; } };
+      while (groupAlive()) await new Promise((r) => setTimeout(r, 200));
+      clearTimeout(timer);
+      return code;
+    },
+  };
 }

@@ -1,9 +1,16 @@
 import { describe, expect, it } from '@jest/globals';
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
-import { copyForTarget, MigratedFromUid, ownerIndex } from '../../../src/apiserver/migrate.js';
+import { copyForTarget, MigratedFromUid, ownerIndex, skipReason } from '../../../src/apiserver/migrate.js';
 
 describe('migrate-storage helpers', () => {
+  it('skips a DC being deleted or in a terminating namespace, saying which', () => {
+    const dc = (ns: string, deletionTimestamp?: string) => ({ metadata: { name: 'web', namespace: ns, ...(deletionTimestamp ? { deletionTimestamp } : {}) }, spec: {} }) as unknown as DeploymentConfig;
+    expect(skipReason(dc('a'), new Set(['b']))).toBeUndefined();
+    expect(skipReason(dc('b'), new Set(['b']))).toBe('namespace "b" is being deleted');
+    expect(skipReason(dc('a', '2026-12-01T00:00:00Z'), new Set())).toBe('it is being deleted (since 2026-12-01T00:00:00Z)');
+  });
+
   it('copies spec, labels and annotations, records the source uid, drops server-written metadata', () => {
     const dc = {
       apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig',
