@@ -246,7 +246,7 @@ export async function main(rawArgv: string[], scriptName = 'dcctl', overrides: P
         logFormat: a.logFormat,
       });
     })(a))
-    .command('migrate-storage', 'Move every DeploymentConfig between CRD mode and API mode, keeping RCs and history (docs/apiserver.md)', (c) => c
+    .command('migrate-storage', 'Move every DeploymentConfig between CRD mode and API mode, keeping RCs and history; DCs being deleted (or in a namespace being deleted) are skipped (docs/apiserver.md)', (c) => c
       .option('to', { type: 'string', choices: ['aggregated', 'crd'] as const, demandOption: true, describe: 'aggregated: into apps.dcctl.io behind the APIService; crd: back into the apps.openshift.io CRD' })
       .option('force', { type: 'boolean', default: false, describe: 'Run even though a controller holds its leader lease' })
       .option('timeout', { type: 'number', default: 120, describe: 'Seconds to wait for the group to be served after each switch' }),
