@@ -500,11 +500,12 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     kubectl(['patch', 'deploymentconfigs.apps.dcctl.io', 'web', '-n', ns, '--type=merge', '-p', JSON.stringify({ spec: { template: { metadata: { annotations: { while: 'front-down' } } } } })]);
     await complete(8);
     expect(JSON.parse(kubectl(['get', 'deploymentconfigs.apps.dcctl.io', 'web', '-n', ns, '-o', 'json'])).status.latestVersion).toBe(8);
-    // kubectl get all lists the rest, then fails on DCs; the APIService reports why.
+    // kubectl get all lists the rest without DCs: silently once kube-apiserver's aggregated
+    // discovery has dropped the stale group, with the ServiceUnavailable error (exit 1) before.
     const all = kubectlResult(['get', 'all', '-n', ns]);
     expect(all.stdout).toContain('replicationcontroller/web-8');
     expect(all.stdout).not.toContain('deploymentconfig.apps.openshift.io/');
-    expect({ code: all.code, stderr: all.stderr }).toEqual({ code: 1, stderr: expect.stringContaining('the server is currently unable to handle the request') });
+    if (all.code !== 0) expect(all.stderr).toContain('the server is currently unable to handle the request');
     await waitFor('the APIService to report the front unavailable', () => !apiServiceAvailable(), { timeoutMs: 60_000 });
     // The group's own discovery document (what clients without aggregated discovery read) is 503.
     expect((await raw('GET', G)).status).toBe(503);
@@ -520,7 +521,8 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     termNs = await createNamespace('apisrv-term');
     const held = dcManifest({ name: 'held', replicas: 1 });
     held.metadata.finalizers = ['dcctl.test/hold'];
-    kubectl(['apply', '-n', termNs, '-f', '-'], JSON.stringify(held));
+    // Through the front directly (kubectl's discovery may still lack the group just after the restart above).
+    expect((await raw('POST', `${G}/namespaces/${termNs}/deploymentconfigs`, { body: held })).status).toBe(201);
     kubectl(['delete', 'namespace', termNs, '--wait=false']);
     await waitFor('the namespace to be terminating', () => kubectl(['get', 'namespace', termNs, '-o', 'jsonpath={.status.phase}']) === 'Terminating');
 
