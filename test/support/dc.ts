@@ -12,6 +12,7 @@ import type { DeploymentCondition, DeploymentConfig, DeploymentStrategy, Lifecyc
 import { InvariantWatcher, isReadyPod, type InvariantOptions } from './invariants.js';
 import { apis, createNamespace, deleteNamespace, kubectl, repoDir, startController, waitFor, type ControllerProcess } from './kube.js';
 import { versionOf } from '../../src/apps/index.js';
+import { rcNameFor } from '../../src/util/naming.js';
 
 export interface DcOptions {
   name?: string;
@@ -81,7 +82,8 @@ export function podLog(namespace: string, pod: string): string {
   }
 }
 
-export const rcNameOf = (dc: string, version: number): string => `${dc}-${version}`;
+/** `<dc>-<version>`, the controller's own rule. */
+export const rcNameOf = rcNameFor;
 export const phaseOf = (rc: V1ReplicationController | undefined): string | undefined => rc?.metadata?.annotations?.[Annotations.Phase];
 export { versionOf };
 
