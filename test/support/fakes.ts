@@ -28,7 +28,8 @@
  * cache and `resume()` catches it up. The deployer's ports (src/deployer/ports.ts) wait on the
  * stores' watch events with the FakeClock's timers (`rcWatcher`, `podWatcher`), and serve logs
  * (`logs`) and server-side apply with field ownership (`applier`); `deployerDeps(f)` bundles them.
- * ImageStreams (src/image/ports.ts) are one more store.
+ * ImageStreams (src/image/ports.ts) are one more store. `FakeInformer` turns a store's watch events
+ * into the informer handlers the controllers' wiring registers.
  *
  * Its own tests: test/unit/support/.
  *
@@ -44,7 +45,7 @@ import type { DeploymentConfig } from '../../src/apis/deploymentconfig.js';
 import { ApiError } from '../../src/controller/errors.js';
 import type {
   Clock, DeploymentConfigClient, EventClient, EventRecorder, InvolvedObject, Lister, PatchType, PodClient,
-  PropagationPolicy, ReplicationControllerClient,
+  PropagationPolicy, ReplicationControllerClient, SharedInformer,
 } from '../../src/controller/ports.js';
 import type {
   DeployerDeps, PodLogs, PodWatcher, Predicate, RcApplier, RcWatcher, WaitOptions,
@@ -302,7 +303,7 @@ export class ObjectStore<T extends KubeObject> {
  */
 export class FakeLister<T extends KubeObject> implements Lister<T> {
   private snapshot?: Map<string, T>;
-  constructor(private readonly source: ObjectStore<T>) {}
+  constructor(protected readonly source: ObjectStore<T>) {}
 
   get(namespace: string, name: string): T | undefined {
     const obj = this.snapshot ? structuredClone(this.snapshot.get(keyOf(namespace, name))) : this.source.get(namespace, name);
@@ -323,6 +324,29 @@ export class FakeLister<T extends KubeObject> implements Lister<T> {
 
   resume(): void {
     this.snapshot = undefined;
+  }
+}
+
+/**
+ * A shared informer over a store (SharedInformer of src/controller/ports.ts): reads as a lister,
+ * and hands every watch event of the store to the `add`/`update`/`delete` handlers (frozen
+ * copies, as cache objects), as the informers the controllers are wired to do.
+ */
+export class FakeInformer<T extends KubeObject> extends FakeLister<T> implements SharedInformer<T> {
+  private readonly handlers = { add: [] as Array<(obj: T) => void>, update: [] as Array<(oldObj: T, newObj: T) => void>, delete: [] as Array<(obj: T) => void> };
+  constructor(source: ObjectStore<T>) {
+    super(source);
+    source.watch(({ type, object, old }) => {
+      if (type === 'ADDED') for (const h of this.handlers.add) h(deepFreeze(structuredClone(object)));
+      else if (type === 'MODIFIED') for (const h of this.handlers.update) h(deepFreeze(structuredClone(old!)), deepFreeze(structuredClone(object)));
+      else for (const h of this.handlers.delete) h(deepFreeze(structuredClone(object)));
+    });
+  }
+  on(event: 'add' | 'delete', handler: (obj: T) => void): void;
+  on(event: 'update', handler: (oldObj: T, newObj: T) => void): void;
+  on(event: 'add' | 'update' | 'delete', handler: ((obj: T) => void) | ((oldObj: T, newObj: T) => void)): void {
+    if (event === 'update') this.handlers.update.push(handler as (oldObj: T, newObj: T) => void);
+    else this.handlers[event].push(handler as (obj: T) => void);
   }
 }
 

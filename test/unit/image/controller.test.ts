@@ -1,9 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Annotations } from '../../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
-import type { ImageStream } from '../../../src/apis/imagestream.js';
 import { WorkQueue } from '../../../src/controller/workqueue.js';
-import type { EventSource } from '../../../src/controller/ports.js';
 import { syncDeploymentConfig, type DeploymentConfigSyncDeps } from '../../../src/deploymentconfig/sync.js';
 import { wireImageTriggerController } from '../../../src/image/controller.js';
 import { tagResolverFor } from '../../../src/image/resolve.js';
@@ -12,7 +10,7 @@ import { tagIntoStream } from '../../../src/image/tag.js';
 import { conflict } from '../../support/fakes.js';
 import { deployerSets, imageTrigger, makeDc, NS } from '../deploymentconfig/fixtures.js';
 import { dockerTag, stream } from '../../support/builders.js';
-import { newFakeCluster, type FakeCluster } from '../../support/fakes.js';
+import { FakeInformer, newFakeCluster, type FakeCluster } from '../../support/fakes.js';
 
 /** Runs the image trigger syncs and DC syncs until nothing writes any more. */
 async function settleAll(f: FakeCluster, dcDeps: DeploymentConfigSyncDeps): Promise<void> {
@@ -94,17 +92,6 @@ describe('image trigger controller with the DC controller', () => {
   });
 });
 
-/** A minimal event source for wiring tests. */
-class Source<T> implements EventSource<T> {
-  readonly handlers: Record<string, ((...a: T[]) => void)[]> = {};
-  on(event: string, handler: (...a: T[]) => void): void {
-    (this.handlers[event] ??= []).push(handler);
-  }
-  emit(event: 'add' | 'update' | 'delete', obj: T): void {
-    for (const h of this.handlers[event] ?? []) (event === 'update' ? h(obj, obj) : h(obj));
-  }
-}
-
 async function drain(queue: WorkQueue): Promise<string[]> {
   const keys: string[] = [];
   while (queue.len() > 0) {
@@ -118,22 +105,23 @@ async function drain(queue: WorkQueue): Promise<string[]> {
 
 describe('wireImageTriggerController', () => {
   it('requeues exactly the DCs that reference a changed stream', async () => {
-    const dcs = new Source<DeploymentConfig>();
-    const streams = new Source<ImageStream>();
+    const f = newFakeCluster();
     const queue = new WorkQueue({ name: 't' });
-    wireImageTriggerController({ dcs, streams, queue });
+    wireImageTriggerController({ dcs: new FakeInformer(f.dcs), streams: new FakeInformer(f.streams), queue });
     const withTrigger = (name: string, tag: string): DeploymentConfig => ({ ...makeDc({ triggers: [imageTrigger(tag, ['web'])] }), metadata: { name, namespace: NS } });
-    dcs.emit('add', withTrigger('a', 'web:latest'));
-    dcs.emit('add', withTrigger('b', 'other:1'));
-    dcs.emit('add', { ...makeDc(), metadata: { name: 'plain', namespace: NS } });
+    f.dcs.put(withTrigger('a', 'web:latest'));
+    f.dcs.put(withTrigger('b', 'other:1'));
+    f.dcs.put({ ...makeDc(), metadata: { name: 'plain', namespace: NS } });
     expect(await drain(queue)).toEqual(['deploymentconfig:ns/a', 'deploymentconfig:ns/b']);
 
-    streams.emit('update', stream('web', []));
+    f.streams.put(stream('web', []));
     expect(await drain(queue)).toEqual(['deploymentconfig:ns/a', 'imagestream:ns/web']);
-    dcs.emit('update', withTrigger('b', 'web:prod'));
+    f.streams.mutate(NS, 'web', (s) => { s.spec = { tags: [dockerTag('latest', 'r/web:2')] }; });
+    expect(await drain(queue)).toEqual(['deploymentconfig:ns/a', 'imagestream:ns/web']);
+    f.dcs.put(withTrigger('b', 'web:prod'));
     await drain(queue);
-    dcs.emit('delete', withTrigger('a', 'web:latest'));
-    streams.emit('delete', stream('web', []));
+    f.dcs.remove(NS, 'a');
+    f.streams.remove(NS, 'web');
     expect(await drain(queue)).toEqual(['deploymentconfig:ns/b']);
     queue.shutDown();
   });

@@ -9,7 +9,7 @@ import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../../../src/controller/errors.js';
 import { WaitTimeoutError, WatchedObjectDeletedError } from '../../../src/deployer/ports.js';
 import {
-  jsonPatch, matchesSelector, mergePatch, newFakeCluster, serverError, strategicMergePatch, type StoreEvent,
+  FakeInformer, jsonPatch, matchesSelector, mergePatch, newFakeCluster, serverError, strategicMergePatch, type StoreEvent,
 } from '../../support/fakes.js';
 
 const rc = (name: string, labels: Record<string, string> = { app: 'web' }, replicas = 1): V1ReplicationController => ({
@@ -188,6 +188,26 @@ describe('fake API server: reads', () => {
     expect(events.map((e) => e.type)).toEqual(['ADDED', 'MODIFIED', 'DELETED']);
     expect(events[1]!.old?.metadata?.labels).toBeUndefined();
     expect(events[1]!.object.metadata?.labels).toEqual({ a: 'b' });
+  });
+});
+
+describe('informers', () => {
+  it('hand each store change to the add/update/delete handlers as frozen copies, and read like listers', () => {
+    const f = newFakeCluster();
+    const informer = new FakeInformer(f.rcs);
+    const seen: string[] = [];
+    informer.on('add', (r) => seen.push(`add ${r.metadata!.name} ${r.spec!.replicas}`));
+    informer.on('update', (old, r) => {
+      expect(Object.isFrozen(r)).toBe(true);
+      seen.push(`update ${old.spec!.replicas}->${r.spec!.replicas}`);
+    });
+    informer.on('delete', (r) => seen.push(`delete ${r.metadata!.name}`));
+    f.rcs.put(rc('web-1'));
+    f.rcs.mutate('ns', 'web-1', (r) => { r.spec!.replicas = 2; });
+    expect(informer.get('ns', 'web-1')?.spec?.replicas).toBe(2);
+    f.rcs.remove('ns', 'web-1');
+    expect(seen).toEqual(['add web-1 1', 'update 1->2', 'delete web-1']);
+    expect(informer.list()).toEqual([]);
   });
 });
 
