@@ -421,8 +421,11 @@ function inlineTimeline(namespace, events, marks) {
       const rc = `${dc}-${version}`;
       const created = rcCreated.get(rc);
       // Patches of the new RC by our controller: the deployer controller's steps (the DC
-      // controller updates RCs only to scale old ones after a rollout ended).
-      const writes = (rcWrites.get(rc) ?? []).filter((t) => created !== undefined && t >= created).sort((a, b) => a - b);
+      // controller updates RCs only to scale old ones after a rollout ended). Writes after the
+      // next rollout of the DC began (this RC is then its `from`) are not this rollout's.
+      const nextRollout = marks.update && version === 1 ? marks.update.issued.get(dc) : undefined;
+      const writes = (rcWrites.get(rc) ?? [])
+        .filter((t) => created !== undefined && t >= created && (nextRollout === undefined || t < nextRollout)).sort((a, b) => a - b);
       if (created === undefined || writes.length === 0 || !done.has(dc)) continue;
       d.writeToRc.push(created - at);
       d.rcToFirstStep.push(writes[0] - created);

@@ -152,7 +152,9 @@ export async function runInlineStep(
       deps.log?.info({ namespace, name, reason: message }, 'Inline rollout failed');
     }
     delete updated[Annotations.InlineStage];
-    await forwardWarnings(deps, rc, from);
+    // A failure's cause is often a Warning of the RC manager (quota, admission): repeated on the
+    // DC, as the deployer does. A rollout that completed is not worth two LISTs of events.
+    if (next === Phase.Failed) await forwardWarnings(deps, rc, from);
     state.forget(key, dcKey);
     return { next };
   };
@@ -171,7 +173,6 @@ export async function runInlineStep(
     index = 0;
     since = now;
     next = Phase.Running;
-    emit('Normal', 'RolloutStarted', `Rolling out ${goQuote(label)} without a deployer pod (${config.spec.strategy?.type ?? 'Rolling'} strategy, ${stages.length} stages)`);
   }
 
   const recalled = state.recall(key);
@@ -198,7 +199,6 @@ export async function runInlineStep(
     const stage = stages[index];
     if (!stage) {
       // Every stage done: the rollout is complete (the deployer pod's `--> Success`).
-      emit('Normal', 'RolloutCompleted', `Rollout of ${goQuote(label)} completed`);
       // As the pod mode leaves them: Rolling's updater removed desired-replicas before the
       // deployer controller recorded the (then empty) deployment.replicas.
       updated[Annotations.DeploymentReplicas] = stages.some((s) => s.kind === 'rolling') ? '' : String(desired);

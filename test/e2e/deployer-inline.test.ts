@@ -62,7 +62,7 @@ describe('pod-less (inline) rollouts (e2e)', () => {
     expect((await dc.rc('web-1'))?.metadata?.annotations?.['kubectl.kubernetes.io/original-replicas']).toBe('3');
     const events = await dc.eventTexts('web');
     expect(events).toContain(`Normal ScalingReplicationController: Scaling web-2 up to 1`);
-    expect(events).toContain(`Normal RolloutCompleted: Rollout of "${ns}/web-2" completed`);
+    expect(events).toContain('Normal ScalingReplicationController: Scaling web-1 down to 0');
     await dc.waitForConditions({ Progressing: { status: 'True', reason: 'NewReplicationControllerAvailable' }, Available: { status: 'True' } });
 
     // `dcctl logs` says where the progress is instead of failing on a missing pod.

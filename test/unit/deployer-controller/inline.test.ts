@@ -97,7 +97,7 @@ describe('pod-less Recreate rollout', () => {
       [Annotations.Phase]: 'Complete', [Annotations.InlineStage]: null,
       [Annotations.DeploymentReplicas]: '2', [Annotations.DesiredReplicas]: null,
     } } });
-    expect(h.reasons()).toContain('Normal RolloutCompleted: Rollout of "default/config-1" completed');
+    expect(h.reasons()).toEqual(['Normal ScalingReplicationController: Scaling config-1 to 2']);
   });
 
   it('runs pre, mid and post hooks once each, around the scale down, and resumes after a restart without re-running one', async () => {
