@@ -144,7 +144,7 @@ export async function runInlineStep(
 
   const rcs = byVersionDesc(deps.rcsOfDc?.(namespace, dcName)
     ?? deps.rcLister.list(namespace).filter((c) => c.metadata?.labels?.[Labels.DeploymentConfig] === dcName));
-  const from = rcs.find((c) => c.metadata?.name !== name && isComplete(c));
+  let from = rcs.find((c) => c.metadata?.name !== name && isComplete(c));
 
   const end = async (next: string, message?: string): Promise<InlineOutcome> => {
     if (message !== undefined) {
@@ -185,6 +185,7 @@ export async function runInlineStep(
   let fromPodsRunning: boolean | undefined;
   let replicas: number | undefined;
   let requeueMs: number | undefined;
+  let scaledUpAfterDown = false;
   const originalOld = intAnnotation(from, Annotations.OriginalReplicas);
 
   const advance = (): void => {
@@ -252,6 +253,13 @@ export async function runInlineStep(
         memory.lastScaleAt = now;
         memory.lastProgressAt = now;
         requeueMs = stage.kind === 'rolling' ? Math.max(Math.min(timing.updatePeriodMs, timing.intervalMs), 1) : timing.intervalMs;
+        if (stage.kind === 'rolling' && decision.target === 'from' && from && !scaledUpAfterDown) {
+          // The next round's scale up may follow a scale down at once (the updater sleeps only
+          // before scaling down): decide again on the old RC as just written.
+          from = { ...from, spec: { ...from.spec, replicas: decision.replicas } };
+          scaledUpAfterDown = true;
+          continue;
+        }
         break;
       case 'wait':
         requeueMs = decision.recheckMs;

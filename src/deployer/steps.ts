@@ -252,10 +252,9 @@ export function decideStage(stage: RolloutStage, obs: ObservedRollout, timing: S
 }
 
 /**
- * One round of the rolling updater (§6.4) on observed state: both RCs synced, then scale up
- * within maxSurge, else (updatePeriod after the last step) scale down within minAvailable
- * counting the new RC's available replicas; done once new = desired, old = 0 and the new RC has
- * settled. No count moving for timeoutSeconds fails, as the updater's progress deadline does.
+ * One round of the rolling updater (§6.4) on observed state: scale up within maxSurge, else
+ * (updatePeriod after the last step) scale down within minAvailable counting the new RC's
+ * available replicas; done once new = desired, old = 0 and the new RC has settled. No count moving for timeoutSeconds fails, as the updater's progress deadline does.
  */
 function decideRolling(obs: ObservedRollout, timing: StageTiming): StageDecision {
   const { to, now } = obs;
@@ -269,12 +268,10 @@ function decideRolling(obs: ObservedRollout, timing: StageTiming): StageDecision
     if (now > progressDeadline) return { kind: 'fail', message: 'timed out waiting for the condition' };
     return waitAtMost(timing.intervalMs, progressDeadline + 1, now);
   }
-  for (const rc of [to, from]) {
-    if (!rcSynced(rc)) {
-      if (now > progressDeadline) return { kind: 'fail', message: `timed out waiting for "${rcName(rc)}" to be synced` };
-      return waitAtMost(timing.intervalMs, progressDeadline + 1, now);
-    }
-  }
+  // Unlike kubectl's Scaler, no wait for each scaled RC to be synced before the next step: the
+  // fenceposts count spec.replicas (as the updater does) and the new RC's available replicas,
+  // which a lagging status can only under-count, so a step never breaks them; a scale down and
+  // the next scale up can then go in one sync, as the Deployment controller does.
   let f;
   try {
     f = computeFenceposts(timing.maxSurge, timing.maxUnavailable, obs.desired, obs.originalOld ?? oldReplicas);

@@ -208,10 +208,9 @@ describe('pod-less Rolling rollout', () => {
     await h.sync();
     expect(h.rc('config-1').spec?.replicas).toBe(1);
     expect(h.rc('config-1').metadata?.annotations?.[Annotations.OriginalReplicas]).toBe('2');
-    h.settle('config-1');
-    // A scale up follows a scale down at once (the updater sleeps only before scaling down).
-    await h.sync();
+    // A scale up follows a scale down in the same sync (the updater sleeps only before scaling down).
     expect(h.rc().spec?.replicas).toBe(2);
+    h.settle('config-1');
     h.settle('config-2');
     h.clock.advance(5000);
     await h.sync();
@@ -224,6 +223,14 @@ describe('pod-less Rolling rollout', () => {
     expect(a[Annotations.UpdateSourceId]).toBeUndefined();
     expect(a[Annotations.DesiredReplicas]).toBeUndefined();
     expect(a[Annotations.DeploymentReplicas]).toBe('');
+  });
+
+  it('a sync that observes nothing new writes nothing', async () => {
+    const h = harness([completeRc(rollingDc(), 1, 2), newRc(rollingDc())]);
+    await h.sync();
+    expect(await h.sync()).toEqual([]);
+    h.clock.advance(500);
+    expect(await h.sync()).toEqual([]);
   });
 
   it('a process that takes over mid-update waits a full update period before its first step (never shorter than the spec)', async () => {

@@ -108,8 +108,9 @@ describe('decideStage', () => {
         .toEqual({ kind: 'scale', target: 'to', replicas: 2, message: 'Scaling config-2 up to 2' });
     });
 
-    it('waits for both RCs to be synced, and is done once the new RC has settled at desired and the old at 0', () => {
-      expect(decideStage(stage, observe({ from: rc(1, { replicas: 1, statusReplicas: 2 }), to: rc(2, { replicas: 2 }) }), rolling).kind).toBe('wait');
+    it('steps on spec.replicas without waiting for the old RC to settle, and is done once the new RC has settled at desired and the old at 0', () => {
+      expect(decideStage(stage, observe({ from: rc(1, { replicas: 1, statusReplicas: 2 }), to: rc(2, { replicas: 1 }), lastScaleAt: t0 - 5000 }), rolling))
+        .toEqual({ kind: 'scale', target: 'to', replicas: 2, message: 'Scaling config-2 up to 2' });
       expect(decideStage(stage, observe({ from: rc(1, { replicas: 0 }), to: rc(2, { replicas: 2, statusReplicas: 1 }) }), rolling).kind).toBe('wait');
       expect(decideStage(stage, observe({ from: rc(1, { replicas: 0 }), to: rc(2, { replicas: 2 }) }), rolling)).toEqual({ kind: 'done' });
     });
