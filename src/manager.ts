@@ -31,7 +31,7 @@ import { makeClients } from './kube/clients.js';
 import { AdmissionPolicyGate } from './kube/cross-namespace-gate.js';
 import { DeployerAccessProvisioner } from './kube/deployer-access.js';
 import { KubeEventRecorder } from './kube/events.js';
-import { KubeImageStreamClient } from './kube/imagestreams.js';
+import { deployerImageStreamClients, KubeImageStreamClient } from './kube/imagestreams.js';
 import { InformerFactory } from './kube/informer-factory.js';
 import { createLeaderElector } from './kube/leader-election.js';
 import { KubeMetricsAccessReview, startMetricsServer } from './kube/metrics-server.js';
@@ -118,7 +118,13 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
       rcsOfDc: (namespace, dc) => rcInformer.byIndex('dcLabel', `${namespace}/${dc}`)
         .map((rc) => rcCache.get(namespace, rc.metadata?.name ?? '') ?? rc),
       events: api.events,
-      imageStreams: opts.enableImageTriggerController ? api.streams : undefined,
+      // tagImages hooks of pod-less rollouts write as the namespace's deployer service account,
+      // as the deployer pod does: never with this controller's own rights.
+      imageStreams: opts.enableImageTriggerController
+        ? deployerImageStreamClients(kc, opts.deployerServiceAccount, Component, {
+          wrap: (c) => metrics.instrument(c, 'imagestreams'), before: (namespace) => access.ensure(namespace),
+        })
+        : undefined,
     }, ctx, {
       deployerImage: opts.deployerImage, deployerCommand: opts.deployerCommand, serviceAccount: opts.deployerServiceAccount,
       environment: opts.deployerEnvironment, nodeSelector: opts.deployerNodeSelector, tolerations: opts.deployerTolerations,

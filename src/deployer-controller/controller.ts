@@ -33,7 +33,7 @@ export interface DeployerControllerClients {
   /** Pod-less rollouts: lists RC events to forward their warnings to the DC. */
   readonly events?: EventClient;
   /** Pod-less rollouts: ImageStreams for tagImages hooks. */
-  readonly imageStreams?: ImageStreamClient;
+  readonly imageStreams?: (namespace: string) => ImageStreamClient;
 }
 
 /**

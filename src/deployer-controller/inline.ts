@@ -100,8 +100,12 @@ export interface InlineDeps {
   readonly rcsOfDc?: (namespace: string, dcName: string) => V1ReplicationController[];
   /** Lists the RCs' Warning events, forwarded to the DC when a rollout ends (as the deployer does). */
   readonly events?: EventClient;
-  /** ImageStreams for tagImages hooks. */
-  readonly imageStreams?: ImageStreamClient;
+  /**
+   * ImageStreams for tagImages hooks, acting as the deployer service account of the RC's
+   * namespace (never with the controller's own rights: `to.namespace` is written by whoever
+   * edits the DC).
+   */
+  readonly imageStreams?: (namespace: string) => ImageStreamClient;
   /** Requeues the RC's key after a delay (waits of a rollout never block a worker). */
   readonly enqueueAfter?: (key: string, delayMs: number) => void;
   readonly log?: Logger;
@@ -297,7 +301,7 @@ async function startHook(
   if (hook.tagImages && hook.tagImages.length > 0) {
     emit('Normal', 'Started', hookStartedMessage(hook, rc, point));
     try {
-      await tagHookImages(deps.imageStreams, hook.tagImages, rc, point, (line) => deps.log?.info({ namespace, name }, line));
+      await tagHookImages(deps.imageStreams?.(namespace), hook.tagImages, rc, point, (line) => deps.log?.info({ namespace, name }, line));
     } catch (err) {
       return { kind: 'hookFailed', message: errorMessage(err) };
     }

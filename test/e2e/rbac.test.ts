@@ -177,4 +177,47 @@ describe('controller RBAC (e2e)', () => {
     // ...while what it does need works with the same token.
     expect(await statusOf(custom.getNamespacedCustomObject({ group: Group, version: Version, namespace: appNs, plural: Plural, name: 'web' }))).toBe(200);
   });
+
+  /**
+   * Issue 14 sweep: pod-less rollouts ran tagImages hooks with the controller's own cluster-wide
+   * rights on ImageStreams, and a hook's `to.namespace` is written by whoever edits the DC: a DC
+   * in one namespace overwrote another namespace's image stream tag (which that namespace's
+   * ImageChange triggers then roll out). Now the hook writes as the DC namespace's deployer
+   * service account, as the deployer pod does.
+   */
+  it('pod-less tagImages hooks write as the namespace\'s deployer: into its own namespace yes, into another no', async () => {
+    const victimNs = await createNamespace('rbac-victim');
+    try {
+      const { custom: admin } = apis();
+      const is = { group: 'image.openshift.io', version: 'v1', plural: 'imagestreams' };
+      await admin.createNamespacedCustomObject({ ...is, namespace: victimNs, body: {
+        apiVersion: 'image.openshift.io/v1', kind: 'ImageStream', metadata: { name: 'app' },
+        spec: { tags: [{ name: 'prod', from: { kind: 'DockerImage', name: 'registry.local/victim:1' } }] },
+      } });
+      const tagging = (name: string, to: Record<string, string>) => {
+        const dc = dcManifest({ name, replicas: 1, image: `registry.local/${name}:1`, strategy: {
+          type: 'Recreate',
+          recreateParams: { timeoutSeconds: 60, post: { failurePolicy: 'Abort', tagImages: [{ containerName: 'web', to: { kind: 'ImageStreamTag', ...to } }] } },
+        } });
+        dc.metadata.annotations = { 'deploy.dcctl.io/deployer': 'inline' };
+        return dc;
+      };
+      const dcs = new DcClient(appNs);
+      await dcs.create(tagging('local', { name: 'app:deployed' }));
+      await dcs.create(tagging('intruder', { name: 'app:prod', namespace: victimNs }));
+
+      await dcs.waitForPhase('local-1', 'Complete', 90_000);
+      const own = await admin.getNamespacedCustomObject({ ...is, namespace: appNs, name: 'app' }) as { spec: { tags: Array<{ name: string; from: { name: string } }> } };
+      expect(own.spec.tags.find((t) => t.name === 'deployed')?.from.name).toBe('registry.local/local:1');
+
+      const failed = await dcs.waitForPhase('intruder-1', 'Failed', 90_000);
+      expect(failed.metadata?.annotations?.['openshift.io/deployment.status-reason']).toBeDefined();
+      const events = (await dcs.eventTexts('intruder')).join('\n');
+      expect(events).toContain(`system:serviceaccount:${appNs}:deployer`);
+      const victim = await admin.getNamespacedCustomObject({ ...is, namespace: victimNs, name: 'app' }) as { spec: { tags: Array<{ name: string; from: { name: string } }> } };
+      expect(victim.spec.tags).toEqual([expect.objectContaining({ name: 'prod', from: { kind: 'DockerImage', name: 'registry.local/victim:1' } })]);
+    } finally {
+      await deleteNamespace(victimNs);
+    }
+  }, 240_000);
 });
