@@ -165,7 +165,11 @@ describe('pod-less (inline) rollouts (e2e)', () => {
     expect(phaseOf(rc1)).toBe('Complete');
     await dc.waitForOnlyActive(1, 2);
     expect(readLines(marker)).toEqual(['pre', 'post']);
+    // Events are best effort: the killed process may have created the hook pod and died before
+    // its Started event reached the API server (the marker file above is the proof of "once").
+    // The replacement must never announce the hook again.
     const events = await dc.eventTexts('web');
-    expect(events.filter((e) => e.startsWith('Normal Started: Running pre-hook'))).toHaveLength(1);
+    expect(events.filter((e) => e.startsWith('Normal Started: Running pre-hook')).length).toBeLessThanOrEqual(1);
+    expect(events.filter((e) => e.startsWith('Normal Started: Running post-hook'))).toHaveLength(1);
   });
 });
