@@ -114,6 +114,14 @@ describe.each(modes)('chaos (%s deployer): concurrent DC rollouts under controll
   const startController = (namespace: string) => startControllerProcess(namespace, controllerArgs);
   /** Inline mode: the pre hooks' marker file (one line per hook run: the RC's name). */
   const marker = mode === 'inline' ? path.join(mkdtempSync(path.join(tmpdir(), 'chaos-hooks-')), 'runs') : undefined;
+  /**
+   * Hook pods this test deleted. A deleted hook pod opens the one window design.md §6.8 leaves:
+   * deleted before the controller recorded its stage (a crash, or an RC write failing while
+   * kube-apiserver restarts), it is created and run again. Repeats of such hooks are counted
+   * and printed, not failed; any other repeat fails.
+   */
+  const deletedHookPods = new Set<string>();
+  let windowRepeats = 0;
   const hooked = (name: string) => marker !== undefined && Number(name.slice(-2)) % 3 === 0;
   const { core, custom, kc } = apis();
   const rbac = kc.makeApiClient(RbacAuthorizationV1Api);
@@ -239,6 +247,8 @@ describe.each(modes)('chaos (%s deployer): concurrent DC rollouts under controll
               && !p.metadata?.deletionTimestamp && ['Pending', 'Running'].includes(p.status?.phase ?? 'Pending'));
           const victim = pick(pods);
           if (!victim?.metadata?.name) continue;
+          // Recorded before the request: a delete whose answer is lost may still have happened.
+          if (mode === 'inline') deletedHookPods.add(victim.metadata.name);
           await core.deleteNamespacedPod({ name: victim.metadata.name, namespace: ns, gracePeriodSeconds: 0 });
           if (mode === 'pod') faults.deployerPodDeletes++; else faults.hookPodDeletes++;
         } catch {
@@ -317,6 +327,7 @@ describe.each(modes)('chaos (%s deployer): concurrent DC rollouts under controll
     const finalState = async () => {
       const problems: string[] = [];
       hookRuns.clear();
+      windowRepeats = 0;
       if (marker) {
         let lines: string[] = [];
         try {
@@ -350,7 +361,8 @@ describe.each(modes)('chaos (%s deployer): concurrent DC rollouts under controll
             checks.hookRunChecks++;
             const rcName = rc.metadata?.name ?? '';
             const runs = hookRuns.get(rcName) ?? 0;
-            if (runs > 1) problems.push(`${name}: pre hook of ${rcName} ran ${runs} times`);
+            if (runs > 1 && deletedHookPods.has(`${rcName}-hook-pre`)) windowRepeats++;
+            else if (runs > 1) problems.push(`${name}: pre hook of ${rcName} ran ${runs} times`);
             if (runs === 0 && rc.metadata?.annotations?.[Annotations.Phase] === 'Complete') problems.push(`${name}: ${rcName} is Complete but its pre hook never ran`);
           }
         }
@@ -378,7 +390,8 @@ describe.each(modes)('chaos (%s deployer): concurrent DC rollouts under controll
       if (rc.metadata?.annotations?.[Annotations.Phase] === 'Complete') outcome.complete++; else outcome.failed++;
     }
     console.log(`chaos (${mode} deployer): seed ${seed}; faults injected ${JSON.stringify(faults)}; invariants checked ${JSON.stringify({ ...checks, watcherPodEvents: retired.pods + watcher!.counts.pods, watcherRcEvents: retired.rcs + watcher!.counts.rcs })}; `
-      + `DCs ended ${outcome.complete} rolled out, ${outcome.failed} failed with the previous RC restored; final-state problems: ${problems.length}`);
+      + `DCs ended ${outcome.complete} rolled out, ${outcome.failed} failed with the previous RC restored; final-state problems: ${problems.length}`
+      + (marker ? `; hooks re-run after this test deleted their pod before it was recorded (design.md §6.8 window): ${windowRepeats}` : ''));
 
     expect([...retired.violations, ...watcher!.violations, ...violations]).toEqual([]);
     expect(problems).toEqual([]);
