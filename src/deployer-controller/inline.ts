@@ -64,8 +64,19 @@ interface StageMemory {
 export class InlineRollouts {
   private readonly memory = new Map<string, StageMemory>();
   private readonly inflight = new Map<string, string>();
+  /** Hook pods this process created (`<ns>/<rc>/<pod>`), whether or not their stage got recorded. */
+  private readonly createdHooks = new Set<string>();
   /** When this process first synced (its leadership began). */
   activeSince?: number;
+
+  hookCreated(hookKey: string): void {
+    this.createdHooks.add(hookKey);
+  }
+
+  /** Whether this process created that hook pod (so a missing one was deleted, never to be re-created). */
+  createdHook(hookKey: string): boolean {
+    return this.createdHooks.has(hookKey);
+  }
 
   recall(key: string): StageMemory | undefined {
     return this.memory.get(key);
@@ -78,6 +89,7 @@ export class InlineRollouts {
 
   forget(key: string, dcKey: string): void {
     this.memory.delete(key);
+    for (const hook of this.createdHooks) if (hook.startsWith(`${key}/`)) this.createdHooks.delete(hook);
     if (this.inflight.get(dcKey) === key) this.inflight.delete(dcKey);
   }
 
@@ -310,7 +322,10 @@ async function startHook(
   }
   if (!hook.execNewPod) return { kind: 'done' };
   const podName = getPodName(name, stage.suffix);
-  if (!enteredNow) {
+  const hookKey = `${namespace}/${name}/${podName}`;
+  // A hook pod this process created whose stage it could not record yet (the RC write failed and
+  // the sync is retried) is looked up like one of a recorded stage: gone means deleted, not new.
+  if (!enteredNow || deps.inline.createdHook(hookKey)) {
     try {
       await deps.podClient.get(namespace, podName);
       return { kind: 'wait' };
@@ -335,6 +350,7 @@ async function startHook(
     // Created by an earlier pass whose stage write was lost: it is observed, not run again.
     if (!isAlreadyExists(err)) return { kind: 'hookFailed', message: `couldn't create lifecycle pod for ${name}: ${errorMessage(err)}` };
   }
+  deps.inline.hookCreated(hookKey);
   return { kind: 'wait' };
 }
 

@@ -116,9 +116,9 @@ describe.each(modes)('chaos (%s deployer): concurrent DC rollouts under controll
   const marker = mode === 'inline' ? path.join(mkdtempSync(path.join(tmpdir(), 'chaos-hooks-')), 'runs') : undefined;
   /**
    * Hook pods this test deleted. A deleted hook pod opens the one window design.md §6.8 leaves:
-   * deleted before the controller recorded its stage (a crash, or an RC write failing while
-   * kube-apiserver restarts), it is created and run again. Repeats of such hooks are counted
-   * and printed, not failed; any other repeat fails.
+   * deleted before the controller recorded its stage, by a controller that was then killed, it
+   * is created and run again. Repeats of such hooks are counted and printed, not failed; any
+   * other repeat fails.
    */
   const deletedHookPods = new Set<string>();
   let windowRepeats = 0;

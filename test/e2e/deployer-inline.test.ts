@@ -142,6 +142,8 @@ describe('pod-less (inline) rollouts (e2e)', () => {
     const { dc } = env;
     await dc.create(inlineDc({ replicas: 1, strategy: { type: 'Custom', customParams: { command: ['/bin/sh', '-c', 'echo custom'] } } as DeploymentStrategy }));
     await waitFor('custom deployer pod', async () => ((await deployerPodsEver()).includes('web-1-deploy') ? true : undefined));
+    // The invariant watcher checks it too (its pod stream must have seen it).
+    await waitFor('the watcher to see the deployer pod', async () => (env.watcher.counts.pods > 0 ? true : undefined));
   });
 
   it('a DC annotated pod under --default-deployer=inline gets a deployer pod', async () => {

@@ -169,6 +169,22 @@ describe('pod-less Recreate rollout', () => {
     expect(h.reasons().some((r) => r.includes('pre: pod/config-2-hook-pre[default] unexpectedly deleted'))).toBe(true);
   });
 
+  it('a hook pod deleted while the sync that created it is retried (its RC write failed) is not created again', async () => {
+    const dc = inlineDc(2, (d) => { d.spec.strategy = { type: 'Recreate', recreateParams: { pre: hook() } }; });
+    const h = harness([completeRc(dc, 1, 2), newRc(dc)]);
+    const stop = h.f.api.onAction((a) => {
+      if (a.resource === 'replicationcontrollers' && a.verb === 'patch') throw new ApiError('the server is currently unable to handle the request', 503, 'ServiceUnavailable');
+    });
+    await expect(h.sync()).rejects.toThrow('unable to handle the request');
+    stop();
+    expect(phase(h.rc())).toBe('New');
+    h.f.pods.remove('default', 'config-2-hook-pre');
+    await h.sync();
+    expect(h.podNames()).toEqual(['create config-2-hook-pre']);
+    expect(phase(h.rc())).toBe('Failed');
+    expect(h.reasons().some((r) => r.includes('pre: pod/config-2-hook-pre[default] unexpectedly deleted'))).toBe(true);
+  });
+
   it('acceptance that times out fails the rollout (timeoutSeconds on the injected clock)', async () => {
     const dc = inlineDc(2, (d) => { d.spec.strategy = { type: 'Recreate', recreateParams: { timeoutSeconds: 30 } }; });
     const h = harness([completeRc(dc, 1, 2), newRc(dc)]);
