@@ -8,7 +8,7 @@ import { request } from 'node:https';
 import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import type { RequestOptions } from 'node:https';
-import { kubeConfig, repoDir } from './kube.js';
+import { captureOutput, kubeConfig, repoDir } from './kube.js';
 
 export function aggregated(cmd: 'up' | 'down'): void {
   execFileSync('bash', [path.join(repoDir, 'hack/aggregated.sh'), cmd], { stdio: ['ignore', 'ignore', 'inherit'], env: process.env, timeout: 300_000 });
@@ -69,14 +69,10 @@ export function npmStartAggregated(): NpmStart {
   };
   delete env.KUBECONFIG;
   const child = spawn('npm', ['start', '--silent'], { cwd: repoDir, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const keep = (d: Buffer) => { out = (out + d.toString()).slice(-1_000_000); };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const { output, exited } = captureOutput(child, 1_000_000);
   return {
     child,
-    output: () => out,
+    output,
     async stop(timeoutMs = 180_000) {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       process.kill(-child.pid!, 'SIGTERM');

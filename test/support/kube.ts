@@ -96,6 +96,16 @@ export function dcctl(args: string[], { input, timeoutMs = 120_000 }: { input?: 
   });
 }
 
+/** Keeps the last `limit` characters a child writes to stdout and stderr; `exited` is its exit code. */
+export function captureOutput(child: ChildProcess, limit: number): { output: () => string; exited: Promise<number | null> } {
+  let out = '';
+  const keep = (d: Buffer) => { out = (out + d.toString()).slice(-limit); };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { output: () => out, exited };
+}
+
 export interface ControllerProcess {
   readonly child: ChildProcess;
   output(): string;
@@ -109,14 +119,10 @@ export function startController(namespace: string, extraArgs: string[] = []): Co
   const args = [path.join(repoDir, 'bin/dcctl.js'), 'controller', '--namespace', namespace, '--leader-elect=false',
     '--metrics-bind-address=0', '--deployer-image=dcctl:local', ...extraArgs];
   const child = spawn(process.execPath, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  const keep = (d: Buffer) => { out = (out + d.toString()).slice(-500_000); };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const { output, exited } = captureOutput(child, 500_000);
   return {
     child,
-    output: () => out,
+    output,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
       child.kill('SIGTERM');
