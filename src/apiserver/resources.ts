@@ -354,21 +354,8 @@ async function forwardApply(ctx: HandlerContext, raw: Buffer): Promise<void> {
         body: { ...stored, spec: defaultedSpec(stored) },
         query: { fieldManager: DefaultsFieldManager },
       });
-      const owned = await ctx.storage.json<DeploymentConfig>('PATCH', path, {
-        rawBody: {
-          contentType: 'application/json-patch+json',
-          data: JSON.stringify([
-            { op: 'test', path: '/metadata/resourceVersion', value: withDefaults.body.metadata.resourceVersion },
-            { op: 'replace', path: '/metadata/managedFields', value: stored.metadata.managedFields ?? [] },
-          ]),
-        },
-        query: { fieldManager: DefaultsFieldManager },
-      }).catch((err: unknown) => {
-        // The defaults are stored; only their ownership stays with the defaults manager.
-        if (err instanceof ApiStatusError && (err.code === 409 || err.code === 422)) return withDefaults;
-        throw err;
-      });
-      writeDc(ctx, applied.status, owned.body);
+      const owned = await disownDefaults(ctx.storage, path, withDefaults.body, stored.metadata.managedFields ?? []);
+      writeDc(ctx, applied.status, owned);
       return;
     } catch (err) {
       if (!(err instanceof ApiStatusError && err.code === 409) || attempt >= MaxPatchAttempts) throw err;
@@ -378,6 +365,45 @@ async function forwardApply(ctx: HandlerContext, raw: Buffer): Promise<void> {
         return;
       }
     }
+  }
+}
+
+/**
+ * Puts back the managed fields the apply computed, so the defaults written after it have no
+ * owner. Guarded by resourceVersion; when another writer (the controller's status write, a
+ * user) got in between, the current entries minus the defaults manager's are written instead,
+ * which keeps that writer's ownership too. If every attempt loses, the defaults stay stored
+ * and only their ownership stays with the defaults manager.
+ */
+export async function disownDefaults(
+  storage: Pick<UserStorage, 'json'>, path: string, withDefaults: DeploymentConfig, appliedFields: readonly unknown[],
+): Promise<DeploymentConfig> {
+  let current = withDefaults;
+  let fields: readonly unknown[] = appliedFields;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const { body } = await storage.json<DeploymentConfig>('PATCH', path, {
+        rawBody: {
+          contentType: 'application/json-patch+json',
+          data: JSON.stringify([
+            { op: 'test', path: '/metadata/resourceVersion', value: current.metadata.resourceVersion },
+            { op: 'replace', path: '/metadata/managedFields', value: fields },
+          ]),
+        },
+        query: { fieldManager: DefaultsFieldManager },
+      });
+      return body;
+    } catch (err) {
+      if (!(err instanceof ApiStatusError && (err.code === 409 || err.code === 422)) || attempt >= MaxPatchAttempts) {
+        if (err instanceof ApiStatusError && (err.code === 409 || err.code === 422)) return current;
+        throw err;
+      }
+    }
+    current = (await storage.json<DeploymentConfig>('GET', path)).body;
+    const entries = current.metadata.managedFields ?? [];
+    const others = entries.filter((entry) => entry.manager !== DefaultsFieldManager);
+    if (others.length === entries.length || others.length === 0) return current;
+    fields = others;
   }
 }
 

@@ -4,7 +4,7 @@
  * recorder's aggregation, and Lease leader election hand-over.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CoordinationV1Api, CoreV1Api, type CoreV1Event, type V1ConfigMap, type V1ReplicationController } from '@kubernetes/client-node';
+import { CoordinationV1Api, CoreV1Api, type CoreV1Event, type V1ConfigMap, type V1ReplicationController, type V1Scale } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { isConflict, isNotFound } from '../../src/controller/errors.js';
 import { loadKubeConfig } from '../../src/kube/client.js';
@@ -93,9 +93,20 @@ describe('typed clients', () => {
     const json = await rcs.patch(ns, 'web-1', [{ op: 'replace', path: '/metadata/annotations/a', value: 'x' }], 'json');
     expect(json.metadata?.annotations?.['a']).toBe('x');
 
-    const scale = await rcs.getScale(ns, 'web-1');
-    expect(scale.spec?.replicas).toBe(1);
-    const scaled = await rcs.updateScale(ns, 'web-1', { ...scale, spec: { replicas: 2 } });
+    expect((await rcs.getScale(ns, 'web-1')).spec?.replicas).toBe(1);
+    // The RC manager writes the RC's status meanwhile, so a scale read can be stale: retry a
+    // conflict, as any read-modify-write client must.
+    const scaleTo = async (replicas: number): Promise<V1Scale> => {
+      for (let attempt = 1; ; attempt++) {
+        const scale = await rcs.getScale(ns, 'web-1');
+        try {
+          return await rcs.updateScale(ns, 'web-1', { ...scale, spec: { replicas } });
+        } catch (err) {
+          if (!isConflict(err) || attempt >= 5) throw err;
+        }
+      }
+    };
+    const scaled = await scaleTo(2);
     expect(scaled.spec?.replicas).toBe(2);
     expect((await rcs.get(ns, 'web-1')).spec?.replicas).toBe(2);
 
