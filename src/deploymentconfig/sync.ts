@@ -64,10 +64,17 @@ export async function syncDeploymentConfig(deps: DeploymentConfigSyncDeps, key: 
   const { namespace, name } = splitKey(key);
   const cached = deps.dcLister.get(namespace, name);
   if (!cached) return;
-  await handle(deps, applyDefaults(cached));
+  const bumped = await handle(deps, applyDefaults(cached));
+  // §4.2 step 9: the version bump is stored first (a crash can only leave a version without its
+  // RC, which the next sync creates); the RC for it is then created by this same sync, from the
+  // DC as just written, instead of by the sync the bump's own watch event would cause: that
+  // sync would read this same DC (a concurrent writer makes the bump conflict instead) and
+  // decide the same, one trip through a busy queue later. Once only: never a loop.
+  if (bumped) await handle(deps, applyDefaults(bumped));
 }
 
-async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Promise<void> {
+/** Returns the DC as written when the sync stored a latestVersion bump (and stopped there). */
+async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Promise<DeploymentConfig | undefined> {
   const log = deps.log?.child({ dc: labelFor(dc) });
   const latestVersion = dc.status?.latestVersion ?? 0;
   const request = pendingInstantiateRequest(dc);
@@ -90,7 +97,10 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
 
   const { latestExists, candidate } = latestDeploymentInfo(dc, existing);
 
-  if (request && (await handleInstantiate(deps, dc, request, latestExists, candidate))) return;
+  if (request) {
+    const handled = await handleInstantiate(deps, dc, request, latestExists, candidate);
+    if (handled) return handled === true ? undefined : handled;
+  }
 
   // 4. Paused: only history cleanup and status.
   if (dc.spec.paused) {
@@ -151,8 +161,7 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
   if (decision.trigger) {
     copy.status = { ...(copy.status ?? {}), details: decision.details, latestVersion: latestVersion + 1 };
     log?.debug({ latestVersion: latestVersion + 1, cause: decision.details?.message }, 'triggered a new rollout');
-    await deps.dcClient.updateStatus(copy);
-    return;
+    return deps.dcClient.updateStatus(copy);
   }
 
   // 10. The latest RC exists: never compete with a running deployer; otherwise reconcile replicas.
@@ -167,6 +176,7 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
 
   // 11. Create the RC for latestVersion.
   await createDeployment(deps, dc, existing, claims);
+  return undefined;
 }
 
 async function createDeployment(
@@ -233,12 +243,14 @@ async function createDeployment(
  * status update as the latestVersion bump it causes, so a crash can neither lose the request nor
  * roll it out twice. Returns false when the request must wait: latestVersion > 0 but its RC does
  * not exist yet (OpenShift's instantiate would fail with NotFound then); the normal sync proceeds
- * and creates it, and the request is decided on a later sync.
+ * and creates it, and the request is decided on a later sync. Returns the DC as written when the
+ * request triggered a new version (the caller goes on to create its RC), true when it wrote
+ * anything else.
  */
 async function handleInstantiate(
   deps: DeploymentConfigSyncDeps, dc: DeploymentConfig, parsed: ParsedInstantiateRequest,
   latestExists: boolean, latest: V1ReplicationController | undefined,
-): Promise<boolean> {
+): Promise<DeploymentConfig | boolean> {
   const latestVersion = dc.status?.latestVersion ?? 0;
   const id = parsed.ok ? parsed.request.id : parsed.id;
   let decision: InstantiateDecision;
@@ -269,8 +281,8 @@ async function handleInstantiate(
   };
   if (decision.outcome === 'Triggered') copy.status.details = decision.details;
   deps.log?.info({ id, outcome: decision.outcome, latestVersion: nextVersion }, 'handled instantiate request');
-  await deps.dcClient.updateStatus(copy);
-  return true;
+  const written = await deps.dcClient.updateStatus(copy);
+  return decision.outcome === 'Triggered' ? written : true;
 }
 
 /**

@@ -35,10 +35,36 @@ export function updatedImages(dc: DeploymentConfig, rc: V1ReplicationController)
     .filter((image) => !rcImages.has(image));
 }
 
+/**
+ * Canonical JSON of the template encoded in each RC, by RC UID: every sync of a DC compares its
+ * template with the latest RC's, a dozen times per rollout, and the annotation practically never
+ * changes, so it is parsed once. An entry is used only while the annotation is the same text
+ * (someone may rewrite it); it then points at the cached RC's current string, so it adds no copy.
+ * Bounded: the oldest entries (RCs long gone) go first.
+ */
+const encodedTemplates = new Map<string, { raw: string; canonical: string }>();
+const encodedTemplatesMax = 2048;
+
+function encodedTemplate(rc: V1ReplicationController): string {
+  const raw = rc.metadata?.annotations?.[Annotations.EncodedConfig];
+  const uid = rc.metadata?.uid;
+  const hit = uid === undefined ? undefined : encodedTemplates.get(uid);
+  if (hit && raw !== undefined && hit.raw === raw) {
+    hit.raw = raw;
+    return hit.canonical;
+  }
+  const canonical = canonicalJson(decodeDeploymentConfig(rc).spec.template);
+  if (uid !== undefined && raw !== undefined) {
+    encodedTemplates.delete(uid);
+    if (encodedTemplates.size >= encodedTemplatesMax) encodedTemplates.delete(encodedTemplates.keys().next().value!);
+    encodedTemplates.set(uid, { raw, canonical });
+  }
+  return canonical;
+}
+
 /** `HasLatestPodTemplate`: deep equality of the template with the one encoded in the RC. Throws DecodeError. */
 export function hasLatestPodTemplate(dc: DeploymentConfig, rc: V1ReplicationController): boolean {
-  const decoded = decodeDeploymentConfig(rc);
-  return canonicalJson(dc.spec.template) === canonicalJson(decoded.spec.template);
+  return canonicalJson(dc.spec.template) === encodedTemplate(rc);
 }
 
 export interface TriggerDecision {

@@ -81,7 +81,11 @@ describe('instantiate through the controller', () => {
     const f = newFakeCluster();
     f.dcs.put(withRequest(makeDc({ triggers: [] }), '{"id":"r1","force":true,"latest":true}'));
     await sync(f);
-    expect(f.api.writeSummary()).toEqual(['update deploymentconfigs/status ns/app']);
+    // The bump (with its acknowledgement) is stored before the RC exists; the same sync then
+    // creates it (§4.2 step 9).
+    expect(f.api.writeSummary()).toEqual([
+      'update deploymentconfigs/status ns/app', 'create replicationcontrollers ns/app-1', 'update deploymentconfigs/status ns/app',
+    ]);
     expect(storedDc(f).status).toMatchObject({
       latestVersion: 1,
       details: { message: 'manual change', causes: [{ type: 'Manual' }] },

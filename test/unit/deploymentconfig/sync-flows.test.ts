@@ -31,7 +31,8 @@ describe('extended-test flows', () => {
     deployerSets(f, 'app-1', 'Running');
 
     userEdits(f, setImage('nginx:2'));
-    await sync(f); // trigger
+    // The trigger's sync stores the bump, then (as its continuation, §4.2 step 9) finds v1 in flight.
+    await expect(sync(f)).rejects.toThrow('found previous inflight deployment for ns/app - requeuing');
     expect(storedDc(f).status?.latestVersion).toBe(2);
     expect(storedDc(f).status?.details).toEqual({ message: 'config change', causes: [{ type: 'ConfigChange' }] });
     await expect(sync(f)).rejects.toThrow('found previous inflight deployment for ns/app - requeuing');
@@ -239,9 +240,11 @@ describe('extended-test flows', () => {
     for (const name of ['app-1', 'app-2']) f.rcs.mutate(NS, name, (rc) => { rc.metadata!.ownerReferences = []; });
     f.dcs.put(makeDc({ replicas: 2 }));
 
+    // The ConfigChange trigger's bump to 1 is followed in the same sync (§4.2 step 9) by the
+    // catch-up to the newest adopted RC.
     await sync(f);
     expect(f.api.find({ verb: 'patch' })).toHaveLength(2);
-    expect(storedDc(f).status?.latestVersion).toBe(1);
+    expect(storedDc(f).status?.latestVersion).toBe(2);
     await sync(f);
     expect(storedDc(f).status?.latestVersion).toBe(2);
     await settle(f);

@@ -24,7 +24,12 @@ const STATUS = 'update deploymentconfigs/status ns/app';
 
 const scenarios: Scenario[] = [
   { name: 'version zero without triggers: status only', dc: { triggers: [] }, rcs: [], writes: [STATUS], latestVersion: 0 },
-  { name: 'version zero with a ConfigChange trigger: first version requested', dc: {}, rcs: [], writes: [STATUS], latestVersion: 1 },
+  {
+    // The bump is stored before the RC exists; the same sync then creates the RC (§4.2 step 9).
+    name: 'version zero with a ConfigChange trigger: first version requested, then its RC created', dc: {}, rcs: [],
+    writes: [STATUS, 'create replicationcontrollers ns/app-1', STATUS], latestVersion: 1,
+    events: ['Normal DeploymentCreated: Created new replication controller "app-1" for version 1'],
+  },
   {
     name: 'first deployment: RC created', dc: { latestVersion: 1 }, rcs: [],
     writes: ['create replicationcontrollers ns/app-1', STATUS],

@@ -51,6 +51,19 @@ describe('triggerActivated', () => {
     expect(() => triggerActivated(applyDefaults(base), true, rc)).toThrow(DecodeError);
   });
 
+  it('an encoded config rewritten on the same RC is read again (the parsed template is not reused)', () => {
+    const base = makeDc({ latestVersion: 1 });
+    const rc = rcFor(base, 1, { uid: 'rewritten-rc-uid' });
+    const dc = applyDefaults(base);
+    expect(triggerActivated(dc, true, rc).trigger).toBe(false);
+    const other = makeDc({ latestVersion: 1, image: 'nginx:2' });
+    const rewritten = structuredClone(rc);
+    rewritten.metadata!.annotations![Annotations.EncodedConfig] = rcFor(other, 1).metadata!.annotations![Annotations.EncodedConfig]!;
+    expect(rewritten.metadata!.uid).toBe(rc.metadata!.uid);
+    expect(triggerActivated(dc, true, rewritten)).toMatchObject({ trigger: true, details: config });
+    expect(triggerActivated(dc, true, rc).trigger).toBe(false);
+  });
+
   it('whitespace around a DC image does not re-trigger forever (RC images are trimmed)', () => {
     const base = makeDc({ latestVersion: 1, image: ' nginx:1 ' });
     expect(updatedImages(base, rcFor(base, 1))).toEqual([]);
