@@ -86,7 +86,9 @@ export async function runDeployer(deps: DeployerDeps, options: RunDeployerOption
   const dcName = config.metadata.name ?? '';
   let deployments: V1ReplicationController[];
   try {
-    deployments = await deps.rcs.list(namespace, selectorString(configSelector(dcName)));
+    // One list+watch of the DC's RCs for the whole run: every later wait on `to`, `from` or an
+    // older RC is served by it (design.md §6.2).
+    deployments = await deps.rcWatcher.listAndWatch(namespace, selectorString(configSelector(dcName)));
   } catch (err) {
     throw new Error(`couldn't get controllers in namespace ${namespace}: ${errorMessage(err)}`, { cause: err });
   }

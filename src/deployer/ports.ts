@@ -55,8 +55,26 @@ export class WatchedObjectDeletedError extends Error {
  */
 export type Predicate<T> = (obj: T) => boolean;
 
-/** Waits on one ReplicationController, watched with `fieldSelector=metadata.name=<name>`. */
+/**
+ * The RC reads and writes of the deployer. Every write is a merge patch, which cannot conflict
+ * and needs no read before it: the RC manager writes the RC's status all through a rollout, and
+ * a read-modify-write costs a GET each time and races with it. Scaling is a merge patch of
+ * `spec.replicas` (what kubectl's Scaler does without a precondition, here on the RC itself,
+ * which the deployer's role may patch).
+ */
+export type DeployerRcClient = Pick<ReplicationControllerClient, 'get' | 'patch'>;
+
+/**
+ * Waits on ReplicationControllers: one RC by `fieldSelector=metadata.name=<name>`, unless it
+ * belongs to a set already listed and watched with `listAndWatch` (the RCs of the DC), whose one
+ * list+watch then serves every wait on its RCs.
+ */
 export interface RcWatcher {
+  /**
+   * Lists the RCs of `labelSelector` and keeps watching them for the rest of the run; resolves
+   * with the listed RCs. Later waits on any RC of the set use this list+watch.
+   */
+  listAndWatch(namespace: string, labelSelector: string): Promise<V1ReplicationController[]>;
   /**
    * Resolves with the first observed state satisfying `predicate`. Rejects with an ApiError 404
    * when the RC is not in the initial list, WatchedObjectDeletedError when it is deleted,
@@ -130,7 +148,7 @@ export const systemDeployerClock: DeployerClock = {
 
 /** Everything the deployer process talks to. */
 export interface DeployerDeps {
-  readonly rcs: ReplicationControllerClient;
+  readonly rcs: DeployerRcClient;
   readonly pods: PodClient;
   readonly events: EventClient;
   readonly rcWatcher: RcWatcher;

@@ -3,13 +3,11 @@
  * (`strategy/rolling/rolling_updater.go`, design.md §6.4). Moves replicas from an old
  * RC to a new one within the surge/unavailability fenceposts.
  */
-import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
+import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../apis/constants.js';
 import type { IntOrString } from '../apis/deploymentconfig.js';
 import { resolveFenceposts } from '../util/intstr.js';
-import { selectorString } from '../apps/index.js';
 import { formatGoMap } from '../util/go-format.js';
-import { retryOnConflict } from '../util/retry.js';
 import type { DeployerDeps } from './ports.js';
 import { scaleWithScaler } from './scaler.js';
 import { rcName, rcNamespace, specReplicas } from './util.js';
@@ -23,7 +21,6 @@ export interface RollingUpdaterConfig {
   readonly updatePeriodMs: number;
   readonly intervalMs: number;
   readonly timeoutMs: number;
-  readonly minReadySeconds: number;
   readonly maxSurge?: IntOrString;
   readonly maxUnavailable?: IntOrString;
   /** Called after each scale step with a synthetic percentage; throwing stops the update. */
@@ -78,20 +75,6 @@ export function scaleDownTarget(f: Fenceposts, oldReplicas: number, newReplicas:
   return target;
 }
 
-const toDate = (t: Date | string | undefined): Date | undefined => (t === undefined ? undefined : new Date(t));
-
-/**
- * `podutils.IsPodAvailable`: Ready, and (with minReadySeconds) Ready since strictly more than
- * minReadySeconds ago.
- */
-export function isPodAvailable(pod: V1Pod, minReadySeconds: number, now: Date): boolean {
-  const ready = pod.status?.conditions?.find((c) => c.type === 'Ready');
-  if (ready?.status !== 'True') return false;
-  if (minReadySeconds === 0) return true;
-  const since = toDate(ready.lastTransitionTime as Date | string | undefined);
-  return since !== undefined && since.getTime() > 0 && since.getTime() + minReadySeconds * 1000 < now.getTime();
-}
-
 /** Runs the rolling update. Errors are plain Errors carrying OpenShift's messages. */
 export class RollingUpdater {
   constructor(private readonly deps: DeployerDeps, private readonly namespace: string) {}
@@ -111,7 +94,8 @@ export class RollingUpdater {
     const scaleParams = { intervalMs: config.intervalMs, timeoutMs: config.timeoutMs };
 
     const sourceId = `${rcName(oldRc)}:${oldRc.metadata?.uid ?? ''}`;
-    let newRc = await deps.rcs.get(rcNamespace(config.newRc) || this.namespace, rcName(config.newRc));
+    // The RC as the run's watch sees it now, no older than the one we were handed (no GET).
+    let newRc = await this.current(config.newRc, config.timeoutMs);
     const annotations = newRc.metadata?.annotations ?? {};
     if (annotations[Annotations.UpdateSourceId] !== sourceId || !(Annotations.DesiredReplicas in annotations)) {
       throw new Error(`missing/unexpected annotations for controller ${rcName(config.newRc)}, expected ${sourceId} : ${formatGoMap(annotations)}`);
@@ -126,13 +110,10 @@ export class RollingUpdater {
     const desired = Number.parseInt(rawDesired, 10);
 
     if (!(Annotations.OriginalReplicas in (oldRc.metadata?.annotations ?? {}))) {
-      const existing = await deps.rcs.get(rcNamespace(oldRc), rcName(oldRc));
+      const existing = await this.current(oldRc, config.timeoutMs);
       if (existing.spec?.replicas !== undefined) {
-        const original = String(existing.spec.replicas);
-        oldRc = await this.updateWithRetries(existing, (rc) => {
-          rc.metadata ??= {};
-          rc.metadata.annotations = { ...(rc.metadata.annotations ?? {}), [Annotations.OriginalReplicas]: original };
-        });
+        // A merge patch of the one annotation: no read-modify-write racing the RC manager.
+        oldRc = await this.patchAnnotations(existing, { [Annotations.OriginalReplicas]: String(existing.spec.replicas) });
       }
     }
 
@@ -168,7 +149,7 @@ export class RollingUpdater {
       await deps.clock.sleep(config.updatePeriodMs);
 
       if (oldReplicas !== 0) {
-        const newAvailable = await this.newAvailable(newRc, config.minReadySeconds, config.timeoutMs);
+        const newAvailable = await this.newAvailable(newRc, config.timeoutMs);
         const down = scaleDownTarget(f, oldReplicas, newReplicas, newAvailable);
         if (down !== undefined) {
           out(`Scaling ${rcName(oldRc)} down to ${down}`);
@@ -200,36 +181,24 @@ export class RollingUpdater {
   }
 
   /**
-   * Available pods of the NEW RC, not being deleted, counted with minReadySeconds. The pods come
-   * from the pod watcher's current state (one list+watch of the selector for the whole update)
-   * rather than a LIST per round; a watch that lags can only under-count available pods, which
-   * delays a scale-down, never breaks minAvailable.
+   * Available replicas of the NEW RC: its `status.availableReplicas`, which the RC manager counts
+   * as the updater did (Ready pods not being deleted, for the RC's minReadySeconds, the DC's),
+   * from the run's watch of the RC rather than a list and watch of its pods. A status that lags
+   * can only under-count, which delays a scale-down, never breaks minAvailable.
    */
-  private async newAvailable(newRc: V1ReplicationController, minReadySeconds: number, timeoutMs: number): Promise<number> {
-    const pods = await this.deps.podWatcher.waitForPods(rcNamespace(newRc), selectorString(newRc.spec?.selector), () => true, timeoutMs);
-    const now = this.deps.clock.now();
-    return pods.filter((p) => !p.metadata?.deletionTimestamp && isPodAvailable(p, minReadySeconds, now)).length;
+  private async newAvailable(newRc: V1ReplicationController, timeoutMs: number): Promise<number> {
+    const current = await this.current(newRc, timeoutMs);
+    return Math.min(current.status?.availableReplicas ?? 0, specReplicas(current));
   }
 
-  /** `updateRcWithRetries`: read-modify-write with conflict retries (DefaultBackoff). */
-  private async updateWithRetries(
-    rc: V1ReplicationController,
-    mutate: (rc: V1ReplicationController) => void,
-  ): Promise<V1ReplicationController> {
-    let current = structuredClone(rc);
-    return retryOnConflict(async () => {
-      mutate(current);
-      try {
-        return await this.deps.rcs.update(current);
-      } catch (err) {
-        try {
-          current = await this.deps.rcs.get(rcNamespace(rc), rcName(rc));
-        } catch {
-          current = structuredClone(rc);
-        }
-        throw err;
-      }
-    });
+  /** `rc` as the run's watch last saw it, no older than `rc` itself. */
+  private current(rc: V1ReplicationController, timeoutMs: number): Promise<V1ReplicationController> {
+    return this.deps.rcWatcher.waitFor(rcNamespace(rc) || this.namespace, rcName(rc), () => true, timeoutMs, { notOlderThan: rc.metadata?.resourceVersion });
+  }
+
+  /** Sets (a string) or removes (null) annotations by a merge patch. */
+  private patchAnnotations(rc: V1ReplicationController, annotations: Record<string, string | null>): Promise<V1ReplicationController> {
+    return this.deps.rcs.patch(rcNamespace(rc) || this.namespace, rcName(rc), { metadata: { annotations } }, 'merge');
   }
 
   /**
@@ -238,13 +207,7 @@ export class RollingUpdater {
    * `status.replicas == spec.replicas`. The old RC is kept at 0.
    */
   private async cleanup(newRc: V1ReplicationController, config: RollingUpdaterConfig): Promise<void> {
-    const fresh = await this.deps.rcs.get(rcNamespace(newRc), rcName(newRc));
-    const updated = await this.updateWithRetries(fresh, (rc) => {
-      const a = { ...(rc.metadata?.annotations ?? {}) };
-      delete a[Annotations.UpdateSourceId];
-      delete a[Annotations.DesiredReplicas];
-      rc.metadata = { ...(rc.metadata ?? {}), annotations: a };
-    });
+    const updated = await this.patchAnnotations(newRc, { [Annotations.UpdateSourceId]: null, [Annotations.DesiredReplicas]: null });
     const generation = updated.metadata?.generation ?? 0;
     await this.deps.rcWatcher.waitFor(
       rcNamespace(updated),

@@ -81,7 +81,7 @@ export class RollingStrategy implements DeploymentStrategy {
             break;
           }
           case 'rolling':
-            target = await this.rollingUpdate(from, to, config.spec.minReadySeconds ?? 0, timing);
+            target = await this.rollingUpdate(from, to, timing);
             break;
           default:
             throw new Error(`stage ${stage.kind} is not a Rolling stage`);
@@ -97,7 +97,6 @@ export class RollingStrategy implements DeploymentStrategy {
   private async rollingUpdate(
     from: V1ReplicationController,
     to: V1ReplicationController,
-    minReadySeconds: number,
     timing: StageTiming,
   ): Promise<V1ReplicationController> {
     const { deps, out, until } = this.ctx;
@@ -126,7 +125,6 @@ export class RollingStrategy implements DeploymentStrategy {
       updatePeriodMs: timing.updatePeriodMs,
       intervalMs: timing.intervalMs,
       timeoutMs: timing.timeoutMs,
-      minReadySeconds,
       maxSurge: timing.maxSurge,
       maxUnavailable: timing.maxUnavailable,
       onProgress: (_old, _new, percentage) => {

@@ -1,18 +1,19 @@
 /**
- * Scaling ReplicationControllers through the `replicationcontrollers/scale` subresource, in the
- * two flavours the deployer uses; they differ on purpose (design.md §6.3, §6.4):
+ * Scaling ReplicationControllers, in the two flavours the deployer uses; they differ on purpose (design.md §6.3, §6.4):
  *
  * - `recreateScaleAndWait` (Recreate strategy, first rollouts): treats "status already at the
  *   target" as done, retries admission warm-up errors, and IGNORES the outcome of its wait.
+ * Both write `spec.replicas` by a merge patch of the RC (OpenShift GETs and UPDATEs the scale
+ * subresource: two requests, and a conflict whenever the RC manager wrote the status in
+ * between), and read the RC's state from the run's watch of it, never by a GET.
  * - `scaleWithScaler` (kubectl `Scaler.Scale`: rolling updater, scaling down older RCs): retries
  *   only conflicts, and fails with `timed out waiting for "<rc>" to be synced`.
  */
-import type { V1ReplicationController, V1Scale } from '@kubernetes/client-node';
+import type { V1ReplicationController } from '@kubernetes/client-node';
 import { isConflict, isForbidden } from '../controller/errors.js';
 import type { DeployerDeps, DeployerClock } from './ports.js';
 import { WaitTimeoutError } from './ports.js';
 import { rcName, rcNamespace, specReplicas, statusReplicas } from './util.js';
-import { DefaultRetry, retryOnConflict } from '../util/retry.js';
 
 /** Interval and timeout of a retry or a wait (kubectl `RetryParams`). */
 export interface RetryParams {
@@ -48,21 +49,15 @@ export function isAdmissionNotReady(err: unknown): boolean {
   return isForbidden(err) && err instanceof Error && err.message.includes('not yet ready to handle request');
 }
 
-function withReplicas(scale: V1Scale, replicas: number): V1Scale {
-  const copy = structuredClone(scale);
-  copy.spec = { ...(copy.spec ?? {}), replicas };
-  return copy;
-}
-
 /**
  * The Recreate strategy's `scaleAndWait`:
  * 1. If `spec.replicas` and `status.replicas` already equal `replicas`, return `rc` as is.
- * 2. Every second up to `timeoutMs`: GET the scale (conflict retries, DefaultRetry); if its
- *    `status.replicas` already equals `replicas` the RC counts as scaled, else UPDATE
- *    `spec.replicas`. Admission warm-up errors are retried, other errors abort.
+ * 2. If the RC's latest observed `status.replicas` already equals `replicas` it counts as scaled
+ *    (OpenShift reads the scale for this), else merge-patch `spec.replicas`, every second up to `timeoutMs` while admission is warming up; other errors abort.
  * 3. Unless already scaled, wait (watch) up to `timeoutMs` for `status.replicas == replicas`.
  *    The outcome is ignored, as in OpenShift: the acceptance check catches a slow scale-up.
- * 4. Return a fresh GET of the RC.
+ * 4. Return the RC as last observed (no older than the write).
+ * The state comes from the run's watch of the RC, never from a GET.
  */
 export async function recreateScaleAndWait(
   deps: DeployerDeps,
@@ -73,38 +68,43 @@ export async function recreateScaleAndWait(
   if (rc.spec?.replicas === replicas && statusReplicas(rc) === replicas) return rc;
   const namespace = rcNamespace(rc);
   const name = rcName(rc);
-  let alreadyScaled = false;
+  const latest = await currentState(deps, namespace, name, timeoutMs);
+  const alreadyScaled = statusReplicas(latest) === replicas;
   let written: string | undefined;
-  await pollImmediate(deps.clock, 1000, timeoutMs, async () => {
-    try {
-      await retryOnConflict(async () => {
-        const scale = await deps.rcs.getScale(namespace, name);
-        if ((scale.status?.replicas ?? 0) === replicas) {
-          alreadyScaled = true;
-          return;
-        }
-        written = (await deps.rcs.updateScale(namespace, name, withReplicas(scale, replicas))).metadata?.resourceVersion;
-      }, DefaultRetry);
-      return true;
-    } catch (err) {
-      if (isAdmissionNotReady(err)) return false;
-      throw err;
-    }
-  });
   if (!alreadyScaled) {
+    await pollImmediate(deps.clock, 1000, timeoutMs, async () => {
+      try {
+        written = (await patchReplicas(deps, namespace, name, replicas)).metadata?.resourceVersion;
+        return true;
+      } catch (err) {
+        if (isAdmissionNotReady(err)) return false;
+        throw err;
+      }
+    });
     try {
-      await deps.rcWatcher.waitFor(namespace, name, (r) => statusReplicas(r) === replicas, timeoutMs, { recheckMs: 1000, notOlderThan: written });
+      return await deps.rcWatcher.waitFor(namespace, name, (r) => statusReplicas(r) === replicas, timeoutMs, { recheckMs: 1000, notOlderThan: written });
     } catch {
       // Deliberately ignored (design.md §10.1 item 4).
     }
   }
-  return deps.rcs.get(namespace, name);
+  return currentState(deps, namespace, name, timeoutMs, written);
+}
+
+/** Sets `spec.replicas` by a merge patch (kubectl's Scaler without precondition patches too). */
+function patchReplicas(deps: DeployerDeps, namespace: string, name: string, replicas: number): Promise<V1ReplicationController> {
+  return deps.rcs.patch(namespace, name, { spec: { replicas } }, 'merge');
+}
+
+/** The RC as the run's watch last saw it (no older than `notOlderThan`). */
+function currentState(deps: DeployerDeps, namespace: string, name: string, timeoutMs: number, notOlderThan?: string): Promise<V1ReplicationController> {
+  return deps.rcWatcher.waitFor(namespace, name, () => true, timeoutMs, { notOlderThan });
 }
 
 /**
  * kubectl `Scaler.Scale` with no precondition:
- * 1. GET the scale and UPDATE `spec.replicas`; a Conflict is retried every `retry.intervalMs`
- *    up to `retry.timeoutMs` (then `timed out waiting for the condition`); other errors abort.
+ * 1. Merge-patch `spec.replicas` (kubectl `ScaleSimple` without precondition patches); a
+ *    Conflict is retried every `retry.intervalMs` up to `retry.timeoutMs` (then `timed out
+ *    waiting for the condition`); other errors abort.
  * 2. Wait (watch, re-checking at least every `wait.intervalMs`) up to `wait.timeoutMs` until
  *    `spec.replicas == status.replicas == replicas`, or until someone else changed
  *    `spec.replicas` (counts as done), and return the RC as observed then.
@@ -121,8 +121,7 @@ export async function scaleWithScaler(
   let written: string | undefined;
   await pollImmediate(deps.clock, retry.intervalMs, retry.timeoutMs, async () => {
     try {
-      const scale = await deps.rcs.getScale(namespace, name);
-      written = (await deps.rcs.updateScale(namespace, name, withReplicas(scale, replicas))).metadata?.resourceVersion;
+      written = (await patchReplicas(deps, namespace, name, replicas)).metadata?.resourceVersion;
       return true;
     } catch (err) {
       if (isConflict(err)) return false;

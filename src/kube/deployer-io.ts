@@ -295,6 +295,8 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
   private readonly core: CoreV1Api;
   // Keyed by resource and selector; each feed holds one kind of object.
   private readonly feeds = new Map<string, Feed<never>>();
+  /** The feeds of listAndWatch: sets of RCs that serve the waits on their members. */
+  private readonly rcSets: { namespace: string; feed: Feed<V1ReplicationController> }[] = [];
 
   constructor(kc: KubeConfig, core?: CoreV1Api, watch?: WatchLike) {
     this.watch = watch ?? new Watch(kc);
@@ -305,6 +307,24 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
   close(): void {
     for (const f of this.feeds.values()) f.close();
     this.feeds.clear();
+    this.rcSets.length = 0;
+  }
+
+  async listAndWatch(namespace: string, labelSelector: string): Promise<V1ReplicationController[]> {
+    const feed = this.feed<V1ReplicationController>(`replicationcontrollers/${namespace}?${labelSelector}`, () => {
+      const made = new Feed<V1ReplicationController>(this.watch, `/api/v1/namespaces/${namespace}/replicationcontrollers`, { labelSelector }, async () => {
+        const list = await wrapApi(this.core.listNamespacedReplicationController({ namespace, labelSelector }));
+        return { items: list.items.map((i) => toPlain(i)), resourceVersion: list.metadata?.resourceVersion ?? '' };
+      });
+      this.rcSets.push({ namespace, feed: made });
+      return made;
+    });
+    try {
+      await feed.ready;
+    } catch (err) {
+      throw toApiError(err);
+    }
+    return [...feed.objects.values()];
   }
 
   waitFor(
@@ -314,6 +334,9 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
     timeoutMs: number,
     options?: WaitOptions,
   ): Promise<V1ReplicationController> {
+    // An RC of a set listed by listAndWatch is served by that set's list+watch.
+    const set = this.rcSets.find((s) => s.namespace === namespace && !s.feed.failed && !s.feed.isClosed() && s.feed.objects.has(name));
+    if (set) return this.waitOn(set.feed, 'replicationcontrollers', namespace, name, predicate, timeoutMs, options);
     return this.waitForOne('replicationcontrollers', namespace, name, predicate, timeoutMs, options,
       (fieldSelector) => this.core.listNamespacedReplicationController({ namespace, fieldSelector }));
   }
@@ -353,6 +376,19 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
       const list = await wrapApi(listFn(fieldSelector));
       return { items: list.items.map((i) => toPlain(i)), resourceVersion: list.metadata?.resourceVersion ?? '' };
     }));
+    return this.waitOn(feed, resource, namespace, name, predicate, timeoutMs, options);
+  }
+
+  /** Waits until `predicate` holds for the object `name` of `feed`. */
+  private waitOn<T extends V1ReplicationController | V1Pod>(
+    feed: Feed<T>,
+    resource: 'replicationcontrollers' | 'pods',
+    namespace: string,
+    name: string,
+    predicate: Predicate<T>,
+    timeoutMs: number,
+    options: WaitOptions | undefined,
+  ): Promise<T> {
     return waitOnFeed(feed, {
       checkInitial: (objects) => {
         if (!objects.has(name)) throw notFound(resource, namespace, name);

@@ -813,7 +813,12 @@ function waitForObject<T extends KubeObject>(
 }
 
 export class FakeRcWatcher implements RcWatcher {
-  constructor(private readonly rcs: ObjectStore<V1ReplicationController>, private readonly clock: FakeClock) {}
+  constructor(private readonly rcs: ObjectStore<V1ReplicationController>, private readonly clock: FakeClock, private readonly api?: FakeApi) {}
+  /** The list half is recorded as a `list` of replicationcontrollers (the watch is free here). */
+  async listAndWatch(namespace: string, labelSelector: string): Promise<V1ReplicationController[]> {
+    this.api?.record({ verb: 'list', resource: 'replicationcontrollers', namespace, name: '', body: { labelSelector } });
+    return this.rcs.list(namespace).filter((rc) => matchesSelector(rc.metadata?.labels, labelSelector));
+  }
   waitFor(namespace: string, name: string, predicate: Predicate<V1ReplicationController>, timeoutMs: number, options?: WaitOptions): Promise<V1ReplicationController> {
     return waitForObject(this.rcs, this.clock, namespace, name, predicate, timeoutMs, options);
   }
@@ -922,7 +927,7 @@ export function newFakeCluster(clock: FakeClock = new FakeClock()): FakeCluster 
     eventClient: new FakeEventClient(api, events),
     streamClient: new FakeImageStreamClient(api, streams),
     recorder: new RecordingEventRecorder(),
-    rcWatcher: new FakeRcWatcher(rcs, clock),
+    rcWatcher: new FakeRcWatcher(rcs, clock, api),
     podWatcher: new FakePodWatcher(pods, clock),
     logs: new FakePodLogs(),
     applier: new FakeRcApplier(api, rcs),

@@ -48,7 +48,7 @@ export class WorkloadSimulation {
 
   private react({ action, before, after }: Commit): void {
     const { verb, resource, subresource, namespace, name } = action;
-    if (resource === 'replicationcontrollers' && verb === 'update') {
+    if (resource === 'replicationcontrollers' && (verb === 'update' || verb === 'patch')) {
       const replicasChanged = (before as V1ReplicationController).spec?.replicas !== (after as V1ReplicationController).spec?.replicas;
       if (subresource === 'scale' || replicasChanged) this.clock.setTimer(this.tickMs, () => this.reconcile(namespace, name));
     } else if (resource === 'pods' && verb === 'create') {
@@ -132,7 +132,8 @@ export class WorkloadSimulation {
 
 /**
  * The cluster's successful writes as short strings, for ordered assertions on what the deployer
- * did: `scale <rc> <n>` (only when spec.replicas changed), `update <rc>`, `apply <rc>`,
+ * did: `scale <rc> <n>` (a scale, update or patch that changed spec.replicas), `update <rc>`,
+ * `patch <rc>` (a merge or JSON patch that did not), `apply <rc>`,
  * `create pod <name>`, `delete pod <name>`.
  */
 export function workloadWrites(f: FakeCluster): string[] {
@@ -140,12 +141,16 @@ export function workloadWrites(f: FakeCluster): string[] {
     const { verb, resource, subresource, name, patchType } = action;
     if (resource === 'pods' && (verb === 'create' || verb === 'delete')) return [`${verb} pod ${name}`];
     if (resource !== 'replicationcontrollers') return [];
-    if (verb === 'update' && subresource === 'scale') {
+    if ((verb === 'update' || verb === 'patch') && subresource === 'scale') {
       const to = (after as V1ReplicationController).spec?.replicas ?? 0;
       return (before as V1ReplicationController).spec?.replicas === to ? [] : [`scale ${name} ${to}`];
     }
     if (verb === 'update' && !subresource) return [`update ${name}`];
     if (verb === 'patch' && patchType === 'apply') return [`apply ${name}`];
+    if (verb === 'patch' && !subresource) {
+      const to = (after as V1ReplicationController).spec?.replicas ?? 0;
+      return (before as V1ReplicationController).spec?.replicas === to ? [`patch ${name}`] : [`scale ${name} ${to}`];
+    }
     return [];
   });
 }

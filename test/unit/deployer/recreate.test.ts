@@ -174,19 +174,30 @@ describe('recreate strategy', () => {
     expect(forwarded).toMatchObject({ type: 'Warning', reason: 'FailedCreate', message: 'exceeded quota', source: { component: 'web-2-deploy' } });
   });
 
-  it('retries scale conflicts and admission warm-up errors', async () => {
+  it('retries admission warm-up errors of a scale', async () => {
     const { cluster } = recreateSetup({});
-    const scale = { verb: 'update', resource: 'replicationcontrollers', subresource: 'scale' } as const;
-    cluster.api.failOn(scale, new ApiError('conflict', 409, 'Conflict'), 1);
+    const scale = { verb: 'patch', resource: 'replicationcontrollers', name: 'web-1' } as const;
     cluster.api.failOn(scale, new ApiError('pods "x" is forbidden: not yet ready to handle request', 403, 'Forbidden'), 1);
     const { code } = await deploy(cluster, 'web-2');
     expect(code).toBe(0);
     expect(cluster.rcs.get(NS, 'web-2')!.spec?.replicas).toBe(2);
   });
 
+  it('scales by merge patches, never reading the RC or its scale', async () => {
+    const { cluster } = recreateSetup({});
+    const { code } = await deploy(cluster, 'web-2');
+    expect(code).toBe(0);
+    const rcRequests = cluster.api.actions.filter((a) => a.resource === 'replicationcontrollers').map((a) => `${a.verb}${a.subresource ? `/${a.subresource}` : ''} ${a.name}`);
+    // The RC to roll out is read once; the DC's RCs are listed (and watched) once; every scale is a patch.
+    expect(rcRequests.filter((r) => r.startsWith('get'))).toEqual(['get web-2']);
+    expect(rcRequests.filter((r) => r.startsWith('list'))).toHaveLength(1);
+    expect(rcRequests.filter((r) => /^(update|patch)/.test(r))).toEqual(['patch web-1', 'patch web-2', 'patch web-2']);
+    expect(cluster.api.actions.some((a) => a.subresource === 'scale')).toBe(false);
+  });
+
   it('fails on other scale errors', async () => {
     const { cluster } = recreateSetup({});
-    cluster.api.failOn({ verb: 'update', resource: 'replicationcontrollers', subresource: 'scale' }, new ApiError('replicationcontrollers "web-1" is forbidden', 403, 'Forbidden'), 1);
+    cluster.api.failOn({ verb: 'patch', resource: 'replicationcontrollers', name: 'web-1' }, new ApiError('replicationcontrollers "web-1" is forbidden', 403, 'Forbidden'), 1);
     const { code, err } = await deploy(cluster, 'web-2');
     expect(code).toBe(1);
     expect(err.text).toBe('error: couldn\'t scale web-1 to 0: replicationcontrollers "web-1" is forbidden\n');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { V1Pod } from '@kubernetes/client-node';
 import {
-  computeFenceposts, isPodAvailable, scaleDownTarget, scaleUpTarget,
+  computeFenceposts, scaleDownTarget, scaleUpTarget,
 } from '../../../src/deployer/rolling-updater.js';
 
 describe('computeFenceposts', () => {
@@ -49,22 +49,5 @@ describe('scaleUpTarget / scaleDownTarget', () => {
     [2, 3, 1, undefined], // new pods not ready yet
   ])('scale down with old %p new %p available %p', (old, neu, available, expected) => {
     expect(scaleDownTarget(f, old, neu, available)).toBe(expected);
-  });
-});
-
-describe('isPodAvailable', () => {
-  const now = new Date('2024-01-01T00:01:00Z');
-  const pod = (status: string, since: string): V1Pod => ({
-    status: { conditions: [{ type: 'Ready', status, lastTransitionTime: since as unknown as Date }] },
-  });
-
-  it('needs Ready=True', () => {
-    expect(isPodAvailable(pod('False', '2024-01-01T00:00:00Z'), 0, now)).toBe(false);
-    expect(isPodAvailable(pod('True', '2024-01-01T00:00:59Z'), 0, now)).toBe(true);
-  });
-
-  it('needs Ready for strictly more than minReadySeconds', () => {
-    expect(isPodAvailable(pod('True', '2024-01-01T00:00:50Z'), 10, now)).toBe(false);
-    expect(isPodAvailable(pod('True', '2024-01-01T00:00:49Z'), 10, now)).toBe(true);
   });
 });

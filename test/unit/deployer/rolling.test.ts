@@ -15,6 +15,28 @@ function rollingSetup(desired: number, params: RollingDeploymentStrategyParams, 
 }
 
 describe('rolling strategy', () => {
+  it('writes the RCs only by patches, reads the RC to roll out once and lists the DC\'s RCs once (no GETs while rolling)', async () => {
+    const { cluster } = rollingSetup(3, { maxSurge: '25%', maxUnavailable: '25%' });
+    const { code, err } = await deploy(cluster, 'web-2');
+    expect(err.text).toBe('');
+    expect(code).toBe(0);
+    const rcRequests = cluster.api.actions.filter((a) => a.resource === 'replicationcontrollers')
+      .map((a) => `${a.verb}${a.subresource ? `/${a.subresource}` : ''}${a.patchType && !a.subresource ? ` ${a.patchType}` : ''} ${a.name}`);
+    expect(rcRequests).toEqual([
+      'get web-2',
+      'list ',
+      'patch apply web-2', // update-source-id (server-side apply)
+      'patch merge web-1', // original-replicas
+      // the six steps of the rolling update, each a merge patch of spec.replicas
+      'patch merge web-2', 'patch merge web-1', 'patch merge web-2', 'patch merge web-1', 'patch merge web-2', 'patch merge web-1',
+      'patch merge web-2', // the updater's annotations removed
+    ]);
+    const annotations = cluster.rcs.get(NS, 'web-2')!.metadata!.annotations!;
+    expect(annotations[Annotations.UpdateSourceId]).toBeUndefined();
+    expect(annotations[Annotations.DesiredReplicas]).toBeUndefined();
+    expect(cluster.rcs.get(NS, 'web-1')!.metadata!.annotations![Annotations.OriginalReplicas]).toBe('3');
+  });
+
   it.each([
     {
       name: 'desired 3, surge 25%, unavailable 25%',
