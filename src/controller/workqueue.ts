@@ -25,6 +25,9 @@ export interface WorkQueueMetrics {
   incRetries(): void;
 }
 
+/** The longest delay a Node timer holds. */
+const MaxTimerDelayMs = 2 ** 31 - 1;
+
 /** Time and timer source; injectable so delays are testable without waiting. */
 export interface QueueTimers {
   now(): number;
@@ -97,6 +100,10 @@ export class WorkQueue {
    */
   addAfter(key: string, delayMs: number): void {
     if (this.shuttingDown) return;
+    // Node fires a timer whose delay is above 2^31-1 ms (~24.8 days) or not a number after 1 ms:
+    // a legal long wait (updatePeriodSeconds has no upper bound) or a bad computation would turn
+    // into a hot requeue loop. Waiting the longest a timer holds is never earlier than asked.
+    delayMs = Number.isNaN(delayMs) ? MaxTimerDelayMs : Math.min(delayMs, MaxTimerDelayMs);
     if (delayMs <= 0) {
       this.add(key);
       return;

@@ -9,7 +9,7 @@
  * never created twice.
  */
 import type { CoreV1Event, V1Pod, V1ReplicationController } from '@kubernetes/client-node';
-import { Annotations, DeployerModes, Labels, Phase, type DeployerMode } from '../apis/constants.js';
+import { Annotations, ConditionReason, DeployerModes, Labels, Phase, type DeployerMode } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { applyDefaults, byVersionDesc, eventTarget, isComplete, selectorString, versionOf } from '../apps/index.js';
 import { isAlreadyExists, isNotFound } from '../controller/errors.js';
@@ -17,7 +17,7 @@ import type { Clock, EventClient, EventRecorder, Lister, PodClient, ReplicationC
 import type { ImageStreamClient } from '../image/ports.js';
 import { createHookPodManifest, hookCompletedMessage, hookFailureOutcome, hookStartedMessage, tagHookImages } from '../deployer/hooks.js';
 import { decideStage, hasRunningPod, rolloutStages, stageTiming, type RolloutStage, type StageDecision } from '../deployer/steps.js';
-import { intAnnotation } from '../deployer/util.js';
+import { intAnnotation, specReplicas } from '../deployer/util.js';
 import { errorMessage } from '../util/error-message.js';
 import { goQuote } from '../util/go-format.js';
 import { getPodName } from '../util/naming.js';
@@ -38,18 +38,121 @@ export function deployerModeFor(config: DeploymentConfig, defaultMode: DeployerM
 export const isInlineRc = (rc: V1ReplicationController): boolean =>
   rc.metadata?.annotations?.[Annotations.DeployerMode] === 'inline';
 
-/** `<index> <time>` of the inline-stage annotation; undefined when absent or unreadable. */
+/**
+ * How far a recorded stage time may lie after this process's clock (another replica's clock,
+ * after a failover) or before the RC's creation (the API server's clock).
+ */
+export const InlineStageClockSkewMs = 5_000;
+
+/**
+ * `<index> <time>` of the inline-stage annotation, exactly as formatInlineStage writes it (an
+ * index of at most 6 digits, an RFC 3339 UTC time with milliseconds); undefined otherwise.
+ */
 export function parseInlineStage(value: string | undefined): { index: number; since: number } | undefined {
-  const m = /^(\d+) (\S+)$/.exec(value ?? '');
+  const m = /^(\d{1,6}) (\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)$/.exec(value ?? '');
   if (!m) return undefined;
   const since = Date.parse(m[2]!);
-  return Number.isNaN(since) ? undefined : { index: Number(m[1]), since };
+  // The round trip refuses dates Date.parse would roll over (month 13, February 30).
+  return Number.isNaN(since) || new Date(since).toISOString() !== m[2] ? undefined : { index: Number(m[1]), since };
 }
 
 export const formatInlineStage = (index: number, since: number): string => `${index} ${new Date(since).toISOString()}`;
 
+/**
+ * Why the strategy's timing in `config` (the encoded config, not yet defaulted) breaks the CRD's
+ * rules (whole seconds, at least 1), naming the field; undefined when it keeps them.
+ */
+export function strategyTimingProblem(config: DeploymentConfig): string | undefined {
+  const strategy = config.spec?.strategy;
+  const fields: Array<[string, unknown]> = [
+    ['recreateParams.timeoutSeconds', strategy?.recreateParams?.timeoutSeconds],
+    ['rollingParams.updatePeriodSeconds', strategy?.rollingParams?.updatePeriodSeconds],
+    ['rollingParams.intervalSeconds', strategy?.rollingParams?.intervalSeconds],
+    ['rollingParams.timeoutSeconds', strategy?.rollingParams?.timeoutSeconds],
+  ];
+  for (const [field, value] of fields) {
+    if (value === undefined || (Number.isSafeInteger(value) && (value as number) >= 1)) continue;
+    return `spec.strategy.${field}: invalid value ${JSON.stringify(value)}: must be a whole number of seconds of at least 1`;
+  }
+  return undefined;
+}
+
+/** What the recorded stage is checked against: only what this controller can vouch for. */
+interface StageEvidence {
+  readonly stages: readonly RolloutStage[];
+  readonly to: V1ReplicationController;
+  readonly from?: V1ReplicationController;
+  /** The RC's creationTimestamp (server-set): no stage of its rollout started before it. */
+  readonly createdAt?: number;
+  readonly now: number;
+  /** The stage this process itself last recorded for the rollout, if it has run it. */
+  readonly ownStage?: number;
+  readonly hookPod: (stage: HookStage) => V1Pod | undefined;
+}
+
+/**
+ * The recorded stage of a rollout in flight, or why it cannot be believed (design.md §6.8): the
+ * annotation is written by this controller, but anyone who may patch RCs can rewrite it, and a
+ * copy may be stale. It is believed only when it parses; its index is a stage of this rollout
+ * (never at or past the end: reaching the end completes the rollout and removes the record); its
+ * time is neither before the RC existed nor after this clock (beyond InlineStageClockSkewMs each);
+ * and its index is not ahead of what this process recorded itself or, when this process has not
+ * run the rollout yet (restart, failover), every stage before it left its trace (a hook that may
+ * fail the rollout has a Succeeded pod, a scale down left the old RC at 0, a scale up left the
+ * new one above 0).
+ */
+export function recordedStage(raw: string | undefined, e: StageEvidence): { index: number; since: number } | { problem: string } {
+  if (raw === undefined) return { problem: 'is missing from a rollout in flight (it is recorded with the first step)' };
+  const parsed = parseInlineStage(raw);
+  if (!parsed) return { problem: `unsupported value ${goQuote(raw)}: want "<stage index> <RFC 3339 UTC time>", as this controller writes it` };
+  const { index, since } = parsed;
+  if (index >= e.stages.length) return { problem: `stage ${index} is past the last of this rollout's ${e.stages.length} stages` };
+  // The creation time is the API server's clock (whole seconds), the record this controller's.
+  if (e.createdAt !== undefined && since < e.createdAt - InlineStageClockSkewMs) {
+    return { problem: `stage time ${new Date(since).toISOString()} is before the replication controller was created (${new Date(e.createdAt).toISOString()})` };
+  }
+  if (since > e.now + InlineStageClockSkewMs) {
+    return { problem: `stage time ${new Date(since).toISOString()} is after this controller's clock (${new Date(e.now).toISOString()})` };
+  }
+  if (e.ownStage !== undefined) {
+    // This process ran (or checked, when it resumed) every stage up to its own record.
+    return index > e.ownStage ? { problem: `stage ${index} is ahead of stage ${e.ownStage}, the last this controller recorded` } : parsed;
+  }
+  for (const stage of e.stages.slice(0, index)) {
+    const missing = missingTrace(stage, e);
+    if (missing) return { problem: `stage ${index} is past ${missing}` };
+  }
+  return parsed;
+}
+
+/** What a finished `stage` must have left behind and has not; undefined when its trace is there (or it leaves none). */
+function missingTrace(stage: RolloutStage, e: StageEvidence): string | undefined {
+  switch (stage.kind) {
+    case 'hook': {
+      // tagImages hooks and Ignore hooks (whose pod may never have been created) leave no trace
+      // that must exist; the bounds above and this process's own record are all there is.
+      if (!stage.hook.execNewPod || stage.hook.failurePolicy === 'Ignore') return undefined;
+      const pod = e.hookPod(stage);
+      if (pod?.status?.phase === 'Succeeded') return undefined;
+      const podName = getPodName(e.to.metadata?.name ?? '', stage.suffix);
+      return `the ${stage.point} hook, whose pod ${podName} ${pod ? 'has not succeeded' : 'does not exist'}`;
+    }
+    case 'scaleDownFrom':
+    case 'rolling':
+      return e.from && specReplicas(e.from) !== 0
+        ? `the scale down of ${e.from.metadata?.name ?? ''}, which still has ${specReplicas(e.from)} replicas`
+        : undefined;
+    case 'scaleTo':
+      return stage.replicas > 0 && specReplicas(e.to) === 0 ? `the scale up of ${e.to.metadata?.name ?? ''}, which has 0 replicas` : undefined;
+    case 'until':
+      return undefined;
+  }
+}
+
 interface StageMemory {
   readonly stage: number;
+  /** When this process saw the stage start, or the recorded start it resumed from. */
+  readonly since: number;
   lastScaleAt?: number;
   lastProgressAt: number;
 }
@@ -158,7 +261,10 @@ export async function runInlineStep(
   const emit = (type: 'Normal' | 'Warning', reason: string, message: string): void =>
     deps.recorder.event(eventTarget(rc), type, reason, message);
 
-  const rcs = byVersionDesc(deps.rcsOfDc?.(namespace, dcName)
+  // The DC whose RCs this rollout scales is named by the encoded config, which anyone who may
+  // patch RCs can rewrite: it must be the one in the RC's immutable name `<dc>-<version>`.
+  const ownDc = name.startsWith(`${dcName}-`) && /^[0-9]+$/.test(name.slice(dcName.length + 1));
+  const rcs = !ownDc ? [] : byVersionDesc(deps.rcsOfDc?.(namespace, dcName)
     ?? deps.rcLister.list(namespace).filter((c) => c.metadata?.labels?.[Labels.DeploymentConfig] === dcName));
   let from = rcs.find((c) => c.metadata?.name !== name && isComplete(c));
 
@@ -175,28 +281,57 @@ export async function runInlineStep(
     return { next };
   };
 
+  /** A value the rollout cannot act on: reported naming it, and the rollout fails (once: Failed is final). */
+  const refuse = (problem: string, consequence = ''): Promise<InlineOutcome> => {
+    emit('Warning', ConditionReason.InvalidReplicationController, problem + consequence);
+    return end(Phase.Failed, problem);
+  };
+
+  if (!ownDc) {
+    return refuse(`metadata.annotations[${goQuote(Annotations.EncodedConfig)}]: metadata.name: invalid value ${goQuote(dcName)}: replication controller ${goQuote(name)} is not a version of it`);
+  }
   const desired = intAnnotation(rc, Annotations.DesiredReplicas);
   if (desired === undefined) return end(Phase.Failed, `deployment ${name} has already run to completion`);
+  if (desired < 0) {
+    return refuse(`metadata.annotations[${goQuote(Annotations.DesiredReplicas)}]: invalid value ${goQuote(String(desired))}: must be 0 or more`);
+  }
+  // The encoded config bypassed the CRD's rules (anyone who may patch RCs can rewrite it): a wait
+  // of 0, a negative or a non-number would requeue at once, forever, or never time out.
+  const badTiming = strategyTimingProblem(config);
+  if (badTiming) return refuse(`metadata.annotations[${goQuote(Annotations.EncodedConfig)}]: ${badTiming}`);
   if (from && versionOf(rc) < versionOf(from)) return end(Phase.Failed, `deployment ${name} is older than ${from.metadata?.name ?? ''}`);
   const stages = (rolloutStages(config, from !== undefined, desired) ?? []).filter((s) => s.kind !== 'until');
   const timing = stageTiming(config);
 
-  let { index, since } = parseInlineStage(updated[Annotations.InlineStage]) ?? { index: 0, since: now };
+  const recalled = state.recall(key);
+  let index = 0;
+  let since = now;
   let next: string | undefined;
   if (current === Phase.New) {
     await scaleDownOlder(deps, rcs, rc, from, emit);
     updated[Annotations.DeployerMode] = 'inline';
-    index = 0;
-    since = now;
     next = Phase.Running;
+  } else {
+    const recorded = recordedStage(updated[Annotations.InlineStage], {
+      stages, to: rc, from, createdAt: timestampMs(rc.metadata?.creationTimestamp), now, ownStage: recalled?.stage,
+      hookPod: (stage) => deps.podLister.get(namespace, getPodName(name, stage.suffix)),
+    });
+    if ('problem' in recorded) {
+      // Neither skip a step nor extend a deadline on a value nobody can vouch for: fail, once
+      // (the annotation is removed with the phase; a Failed rollout is never synced again).
+      return refuse(`metadata.annotations[${goQuote(Annotations.InlineStage)}]: ${recorded.problem}`,
+        '; the rollout is failed rather than resumed from a stage this controller cannot vouch for (\'rollout retry\' starts it again)');
+    }
+    ({ index, since } = recorded);
+    // The start this process saw itself wins over a later one written since: no extension.
+    if (recalled?.stage === index) since = Math.min(since, recalled.since);
   }
 
-  const recalled = state.recall(key);
   // A rollout this process did not start (failover, restart): count from now on, never shorter.
   const resumedAt = Math.max(since, state.activeSince);
-  let memory: StageMemory = recalled?.stage === index ? recalled
-    : recalled || current === Phase.New ? { stage: index, lastProgressAt: since }
-      : { stage: index, lastScaleAt: resumedAt, lastProgressAt: resumedAt };
+  let memory: StageMemory = recalled?.stage === index ? { ...recalled, since }
+    : recalled || current === Phase.New ? { stage: index, since, lastProgressAt: since }
+      : { stage: index, since, lastScaleAt: resumedAt, lastProgressAt: resumedAt };
   let enteredNow = current === Phase.New;
   let fromPodsRunning: boolean | undefined;
   let replicas: number | undefined;
@@ -207,7 +342,7 @@ export async function runInlineStep(
   const advance = (): void => {
     index++;
     since = now;
-    memory = { stage: index, lastProgressAt: now };
+    memory = { stage: index, since: now, lastProgressAt: now };
     fromPodsRunning = undefined;
     enteredNow = true;
   };
@@ -399,4 +534,11 @@ async function forwardWarnings(deps: InlineDeps, to: V1ReplicationController, fr
       if (e.type === 'Warning') deps.recorder.event(eventTarget(to), 'Warning', e.reason ?? '', e.message ?? '');
     }
   }
+}
+
+/** A server-set timestamp (Date or RFC 3339 string) in epoch milliseconds; undefined when unreadable. */
+function timestampMs(value: Date | string | undefined): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  const ms = (value instanceof Date ? value : new Date(value)).getTime();
+  return Number.isNaN(ms) ? undefined : ms;
 }

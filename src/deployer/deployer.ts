@@ -10,6 +10,7 @@ import {
   applyDefaults, byVersionDesc, configSelector, isComplete, labelFor, selectorString, versionOf,
 } from '../apps/index.js';
 import { errorMessage } from '../util/error-message.js';
+import { goQuote } from '../util/go-format.js';
 import { DeployerEvents } from './events.js';
 import { newHookExecutor } from './hooks.js';
 import type { DeployerDeps } from './ports.js';
@@ -82,6 +83,9 @@ export async function runDeployer(deps: DeployerDeps, options: RunDeployerOption
 
   const desiredReplicas = intAnnotation(to, Annotations.DesiredReplicas);
   if (desiredReplicas === undefined) throw new Error(`deployment ${rcName(to)} has already run to completion`);
+  // Anyone who may patch RCs can write it; a negative count made the rolling updater scale the
+  // old RC to 0 and wait for a new one that never comes (design.md §10.3).
+  if (desiredReplicas < 0) throw new Error(`metadata.annotations[${goQuote(Annotations.DesiredReplicas)}]: invalid value ${goQuote(String(desiredReplicas))}: must be 0 or more`);
 
   const dcName = config.metadata.name ?? '';
   let deployments: V1ReplicationController[];

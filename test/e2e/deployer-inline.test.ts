@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import path from 'node:path';
 import type { DeploymentStrategy, LifecycleHook } from '../../src/apis/deploymentconfig.js';
-import { dcctl, startController, waitFor } from '../support/kube.js';
+import { dcctl, kubectl, startController, waitFor } from '../support/kube.js';
 import { dcManifest, phaseOf, readLines, scratchDir, shHook, useDeployerTestEnv, type DcOptions } from '../support/dc.js';
 import { isDeployerPod } from '../support/invariants.js';
 
@@ -173,5 +173,23 @@ describe('pod-less (inline) rollouts (e2e)', () => {
     const events = await dc.eventTexts('web');
     expect(events.filter((e) => e.startsWith('Normal Started: Running pre-hook')).length).toBeLessThanOrEqual(1);
     expect(events.filter((e) => e.startsWith('Normal Started: Running post-hook'))).toHaveLength(1);
+  });
+
+  it('a forged inline-stage past the last stage fails the rollout instead of completing it without its pre hook', async () => {
+    const { dc, ns } = env;
+    const marker = path.join(scratchDir(), 'marker');
+    await dc.create(inlineDc({ replicas: 2, strategy: recreate({ pre: mark(marker, 'pre', 30) }) }));
+    await waitFor('pre hook pod', async () => (await dc.pods('openshift.io/deployer-pod-for.name=web-1')).find((p) => p.metadata?.name === 'web-1-hook-pre'));
+    await waitFor('stage recorded', async () => (await dc.rc('web-1'))?.metadata?.annotations?.['deploy.dcctl.io/inline-stage']);
+    // Anyone who may patch RCs in the namespace (every deployer and hook pod) can write this.
+    kubectl(['-n', ns, 'annotate', '--overwrite', 'rc/web-1', `deploy.dcctl.io/inline-stage=99 ${new Date().toISOString()}`]);
+    const rc1 = await dc.waitForPhase('web-1', ['Complete', 'Failed']);
+    expect(phaseOf(rc1)).toBe('Failed');
+    expect(rc1.spec?.replicas).toBe(0);
+    expect(readLines(marker)).toEqual([]);
+    const events = await dc.eventTexts('web');
+    expect(events.filter((e) => e.startsWith('Warning InvalidReplicationController: metadata.annotations["deploy.dcctl.io/inline-stage"]: stage 99 is past the last of this rollout\'s 2 stages'))).toHaveLength(1);
+    expect(events.some((e) => e.startsWith(`Warning RolloutFailed: Rollout of "${ns}/web-1" failed: metadata.annotations["deploy.dcctl.io/inline-stage"]`))).toBe(true);
+    expect(env.controller.child.exitCode).toBeNull();
   });
 });

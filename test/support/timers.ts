@@ -14,7 +14,9 @@ export class FakeTimers implements QueueTimers {
 
   setTimeout = (fn: () => void, ms: number): unknown => {
     const id = this.nextId++;
-    this.timers.set(id, { at: this.t + ms, fn });
+    // As Node's setTimeout: a delay above 2^31-1 ms or not a number fires after 1 ms.
+    const delay = ms >= 1 && ms <= 2 ** 31 - 1 ? ms : 1;
+    this.timers.set(id, { at: this.t + delay, fn });
     return id;
   };
 

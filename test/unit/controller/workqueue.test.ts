@@ -60,6 +60,18 @@ describe('WorkQueue', () => {
     expect(await q.get()).toBe('k');
   });
 
+  it.each([
+    ['30 days (more than a timer holds)', 30 * 86_400_000],
+    ['not a number', Number.NaN],
+  ])('addAfter with a delay of %s never fires early (Node fires such timers after 1 ms: a hot requeue loop)', (_name, delay) => {
+    const { q, timers } = newQueue();
+    q.addAfter('k', delay);
+    timers.advance(1);
+    expect(q.len()).toBe(0);
+    timers.advance(2 ** 31 - 2);
+    expect(q.len()).toBe(1);
+  });
+
   it('addRateLimited backs off exponentially and forget resets it', () => {
     const { q, timers } = newQueue();
     q.addRateLimited('k');

@@ -313,3 +313,238 @@ describe('choosing the deployer', () => {
     expect(h.reasons()).toContain('Warning InvalidDeployerMode: metadata.annotations["deploy.dcctl.io/deployer"]: unsupported value "job": want "inline" or "pod"; using pod');
   });
 });
+
+/**
+ * The inline-stage annotation (and the other RC annotations the pod-less mode reads) can be
+ * rewritten by anyone who may patch RCs in the namespace, and a stale one can be left behind
+ * (design.md §6.8, §10.3). A value the controller cannot vouch for must neither skip a step nor
+ * extend a deadline: the rollout fails, once, saying which annotation and why.
+ */
+describe('forged or stale inline-stage annotation', () => {
+  const stageKey = Annotations.InlineStage;
+  const forge = (h: ReturnType<typeof harness>, value: string | undefined) => h.f.rcs.mutate('default', 'config-2', (r) => {
+    if (value === undefined) delete r.metadata!.annotations![stageKey];
+    else r.metadata!.annotations![stageKey] = value;
+  });
+  const invalid = (h: ReturnType<typeof harness>) => h.reasons().filter((r) => r.startsWith('Warning InvalidReplicationController:'));
+  const preHookRollout = (policy: 'Abort' | 'Ignore' = 'Abort') => {
+    const dc = inlineDc(2, (d) => { d.spec.strategy = { type: 'Recreate', recreateParams: { timeoutSeconds: 30, pre: hook(policy) } }; });
+    return harness([completeRc(dc, 1, 2), newRc(dc)]);
+  };
+  const iso = (ms: number) => new Date(ms).toISOString();
+
+  it('an index past the last stage does not complete the rollout: it fails, the pre hook pending, nothing scaled', async () => {
+    const h = preHookRollout();
+    await h.sync();
+    expect(h.podNames()).toEqual(['create config-2-hook-pre']);
+    forge(h, `99 ${iso(h.clock.now().getTime())}`);
+    await h.sync();
+    expect(phase(h.rc())).toBe('Failed');
+    expect(h.rc().spec?.replicas).toBe(0);
+    expect(h.rc('config-1').spec?.replicas).toBe(2);
+    expect(invalid(h)).toEqual([
+      'Warning InvalidReplicationController: metadata.annotations["deploy.dcctl.io/inline-stage"]: stage 99 is past the last of this rollout\'s 4 stages; the rollout is failed rather than resumed from a stage this controller cannot vouch for (\'rollout retry\' starts it again)',
+    ]);
+    expect(h.reasons().some((r) => r.startsWith('Warning RolloutFailed:') && r.includes('inline-stage'))).toBe(true);
+    // Failed is final: later syncs write nothing and create nothing.
+    expect(await h.sync()).toEqual([]);
+    expect(h.podNames()).toEqual(['create config-2-hook-pre']);
+  });
+
+  it.each([false, true])('an index past a pre hook that has not succeeded does not skip it (restarted: %s)', async (restarted) => {
+    const h = preHookRollout();
+    await h.sync();
+    h.podPhase('config-2-hook-pre', 'Running');
+    if (restarted) h.restart();
+    forge(h, `1 ${iso(h.clock.now().getTime())}`);
+    await h.sync();
+    expect(h.rc('config-1').spec?.replicas).toBe(2);
+    expect(phase(h.rc())).toBe('Failed');
+    expect(invalid(h)).toHaveLength(1);
+    expect(invalid(h)[0]).toContain(restarted
+      ? 'stage 1 is past the pre hook, whose pod config-2-hook-pre has not succeeded'
+      : 'stage 1 is ahead of stage 0, the last this controller recorded');
+  });
+
+  it('an index past an Ignore hook this process is still running is not believed', async () => {
+    const h = preHookRollout('Ignore');
+    await h.sync();
+    forge(h, `1 ${iso(h.clock.now().getTime())}`);
+    await h.sync();
+    expect(h.rc('config-1').spec?.replicas).toBe(2);
+    expect(phase(h.rc())).toBe('Failed');
+  });
+
+  it('a time in the future does not extend the acceptance deadline', async () => {
+    const dc = inlineDc(2, (d) => { d.spec.strategy = { type: 'Recreate', recreateParams: { timeoutSeconds: 30 } }; });
+    const h = harness([completeRc(dc, 1, 2), newRc(dc)]);
+    await h.sync();
+    h.settle('config-1');
+    await h.sync();
+    await h.sync();
+    expect(h.rc().spec?.replicas).toBe(1);
+    h.settle('config-2', 0);
+    const [index] = h.rc().metadata!.annotations![stageKey]!.split(' ');
+    forge(h, `${index} ${iso(h.clock.now().getTime() + 3_600_000)}`);
+    h.clock.advance(1_000);
+    await h.sync();
+    expect(phase(h.rc())).toBe('Failed');
+    expect(invalid(h)[0]).toContain(`stage time ${iso(h.clock.now().getTime() + 3_599_000)} is after this controller's clock (${iso(h.clock.now().getTime())})`);
+  });
+
+  it('a later time within range, written while this process runs the stage, does not extend the deadline either', async () => {
+    const dc = inlineDc(2, (d) => { d.spec.strategy = { type: 'Recreate', recreateParams: { timeoutSeconds: 30 } }; });
+    const h = harness([completeRc(dc, 1, 2), newRc(dc)]);
+    await h.sync();
+    h.settle('config-1');
+    await h.sync();
+    await h.sync();
+    h.settle('config-2', 0);
+    const [index] = h.rc().metadata!.annotations![stageKey]!.split(' ');
+    h.clock.advance(29_000);
+    forge(h, `${index} ${iso(h.clock.now().getTime())}`);
+    // The stage's own start is restored (one write), and the deadline holds.
+    const writes = await h.sync();
+    expect(writes).toHaveLength(1);
+    expect(h.rc().metadata!.annotations![stageKey]).not.toBe(`${index} ${iso(h.clock.now().getTime())}`);
+    expect(await h.sync()).toEqual([]);
+    h.clock.advance(1_000);
+    await h.sync();
+    expect(phase(h.rc())).toBe('Failed');
+    expect(h.reasons().at(-1)).toContain('took longer than 30 seconds to become available');
+  });
+
+  it('a time a few seconds ahead (another replica\'s clock after a failover) is accepted', async () => {
+    const h = preHookRollout();
+    await h.sync();
+    h.podPhase('config-2-hook-pre', 'Running');
+    h.restart();
+    forge(h, `0 ${iso(h.clock.now().getTime() + 2_000)}`);
+    expect(await h.sync()).toEqual([]);
+    expect(phase(h.rc())).toBe('Running');
+    expect(invalid(h)).toEqual([]);
+  });
+
+  it('a time a few seconds before the RC\'s creation (the API server\'s clock ahead of the controller\'s) is accepted', async () => {
+    const h = preHookRollout();
+    await h.sync();
+    h.podPhase('config-2-hook-pre', 'Running');
+    h.restart();
+    forge(h, '0 2024-01-02T03:04:01.000Z');
+    expect(await h.sync()).toEqual([]);
+    expect(phase(h.rc())).toBe('Running');
+  });
+
+  it('a time before the RC was created is not believed', async () => {
+    const h = preHookRollout();
+    await h.sync();
+    h.restart();
+    forge(h, '0 2023-12-31T00:00:00.000Z');
+    await h.sync();
+    expect(phase(h.rc())).toBe('Failed');
+    expect(invalid(h)[0]).toContain('stage time 2023-12-31T00:00:00.000Z is before the replication controller was created (2024-01-02T03:04:05.000Z)');
+  });
+
+  it.each([
+    ['missing', undefined],
+    ['empty', ''],
+    ['garbage', 'soon'],
+    ['negative index', '-1 2024-01-02T03:04:06.000Z'],
+    ['NaN index', 'NaN 2024-01-02T03:04:06.000Z'],
+    ['huge index', '99999999999999999999 2024-01-02T03:04:06.000Z'],
+    ['fractional index', '0.5 2024-01-02T03:04:06.000Z'],
+    ['unreadable time', '0 yesterday'],
+    ['date without time', '0 2024-01-02'],
+    ['out-of-range date', '0 2024-13-45T99:99:99.000Z'],
+    ['extra fields', '0 2024-01-02T03:04:06.000Z 7'],
+  ])('%s: the rollout fails once naming the annotation, the controller does not crash or loop', async (_name, value) => {
+    const h = preHookRollout();
+    await h.sync();
+    h.podPhase('config-2-hook-pre', 'Running');
+    h.restart();
+    forge(h, value);
+    const writes = await h.sync();
+    expect(writes).toHaveLength(1);
+    expect(phase(h.rc())).toBe('Failed');
+    expect(invalid(h)).toHaveLength(1);
+    expect(invalid(h)[0]).toContain('metadata.annotations["deploy.dcctl.io/inline-stage"]: ');
+    expect(await h.sync()).toEqual([]);
+    expect(h.rc('config-1').spec?.replicas).toBe(2);
+  });
+
+  it('a valid record after a restart still resumes (the hook observed, not run again)', async () => {
+    const h = preHookRollout();
+    await h.sync();
+    h.restart();
+    h.podPhase('config-2-hook-pre', 'Succeeded');
+    await h.sync();
+    expect(h.rc('config-1').spec?.replicas).toBe(0);
+    expect(phase(h.rc())).toBe('Running');
+    expect(invalid(h)).toEqual([]);
+  });
+});
+
+/** The same class, swept: other values on the RC that drive a pod-less rollout's counts and waits. */
+describe('other RC annotations a pod-less rollout reads', () => {
+  const rolling = (params: Record<string, unknown> = {}) => inlineDc(2, (d) => {
+    d.spec.strategy = { type: 'Rolling', rollingParams: { maxSurge: 1, maxUnavailable: 0, updatePeriodSeconds: 5, intervalSeconds: 1, timeoutSeconds: 600, ...params } as never };
+  });
+
+  it('a negative desired-replicas fails the rollout naming it, instead of scaling the old RC to 0', async () => {
+    const dc = rolling();
+    const to = newRc(dc);
+    to.metadata!.annotations![Annotations.DesiredReplicas] = '-1';
+    const h = harness([completeRc(dc, 1, 2), to]);
+    await h.sync();
+    h.clock.advance(5_000);
+    await h.sync();
+    expect(h.rc('config-1').spec?.replicas).toBe(2);
+    expect(phase(h.rc())).toBe('Failed');
+    expect(h.reasons()).toContain('Warning InvalidReplicationController: metadata.annotations["kubectl.kubernetes.io/desired-replicas"]: invalid value "-1": must be 0 or more');
+  });
+
+  it.each([
+    ['intervalSeconds', 0],
+    ['intervalSeconds', 'x'],
+    ['updatePeriodSeconds', -5],
+    ['timeoutSeconds', 1.5],
+    ['timeoutSeconds', '600'],
+  ])('an encoded config with rollingParams.%s=%p (outside the CRD\'s rules) fails the rollout naming the field', async (field, value) => {
+    const dc = rolling({ [field]: value });
+    const h = harness([completeRc(dc, 1, 2), newRc(dc)]);
+    const writes = await h.sync();
+    expect(writes).toHaveLength(1);
+    expect(phase(h.rc())).toBe('Failed');
+    expect(h.rc().spec?.replicas).toBe(0);
+    expect(h.reasons()).toContain(`Warning InvalidReplicationController: metadata.annotations["openshift.io/encoded-deployment-config"]: spec.strategy.rollingParams.${field}: invalid value ${JSON.stringify(value)}: must be a whole number of seconds of at least 1`);
+    expect(h.requeues).toEqual([]);
+  });
+
+  it('an encoded config with recreateParams.timeoutSeconds=0 fails the rollout naming the field', async () => {
+    const dc = inlineDc(2, (d) => { d.spec.strategy = { type: 'Recreate', recreateParams: { timeoutSeconds: 0 } }; });
+    const h = harness([completeRc(dc, 1, 2), newRc(dc)]);
+    await h.sync();
+    expect(phase(h.rc())).toBe('Failed');
+    expect(h.reasons()).toContain('Warning InvalidReplicationController: metadata.annotations["openshift.io/encoded-deployment-config"]: spec.strategy.recreateParams.timeoutSeconds: invalid value 0: must be a whole number of seconds of at least 1');
+  });
+});
+
+describe('an encoded config naming another DC', () => {
+  it('does not make the rollout scale that DC\'s RCs: it fails naming the annotation', async () => {
+    const dc = inlineDc(2, (d) => { d.spec.strategy = { type: 'Rolling', rollingParams: { maxSurge: 1, maxUnavailable: 0, updatePeriodSeconds: 1, intervalSeconds: 1, timeoutSeconds: 600 } }; });
+    const payroll = okDeploymentConfig(1, (d) => { d.metadata.name = 'payroll'; d.spec.replicas = 3; });
+    const payrollRc = rcFor(payroll, 1, { phase: 'Complete', replicas: 3, created, uid: 'payroll-uid' });
+    const forged = newRc(dc);
+    const encoded = JSON.parse(forged.metadata!.annotations![Annotations.EncodedConfig]!) as DeploymentConfig;
+    encoded.metadata.name = 'payroll';
+    forged.metadata!.annotations![Annotations.EncodedConfig] = JSON.stringify(encoded);
+    const h = harness([completeRc(dc, 1, 2), payrollRc, forged]);
+    await h.sync();
+    h.clock.advance(2_000);
+    await h.sync();
+    expect(h.rc('payroll-1').spec?.replicas).toBe(3);
+    expect(h.rc('config-1').spec?.replicas).toBe(2);
+    expect(phase(h.rc())).toBe('Failed');
+    expect(h.reasons()).toContain('Warning InvalidReplicationController: metadata.annotations["openshift.io/encoded-deployment-config"]: metadata.name: invalid value "payroll": replication controller "config-2" is not a version of it');
+  });
+});

@@ -122,6 +122,17 @@ describe('runDeployCommand', () => {
     expect(err.text).toBe('error: deployment web-1 has already run to completion\n');
   });
 
+  it('refuses a negative desired-replicas (an RC annotation anyone who may patch RCs can write) instead of scaling the old RC to 0', async () => {
+    const cluster = newSimulatedCluster();
+    const dc = makeDc('web', { type: 'Rolling' });
+    addRcFor(cluster, dc, 1, { phase: 'Complete', replicas: 3, desired: null });
+    addRcFor(cluster, dc, 2, { desired: -1 });
+    const { code, err } = await deploy(cluster, 'web-2');
+    expect(code).toBe(1);
+    expect(err.text).toBe('error: metadata.annotations["kubectl.kubernetes.io/desired-replicas"]: invalid value "-1": must be 0 or more\n');
+    expect(cluster.rcs.get(NS, 'web-1')?.spec?.replicas).toBe(3);
+  });
+
   it('refuses to deploy an RC older than the last complete one', async () => {
     const cluster = newSimulatedCluster();
     const dc = makeDc('web', { type: 'Rolling' });
