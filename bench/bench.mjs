@@ -7,6 +7,7 @@
 //   npm run bench                        # N = 10, 100 (1000 if it fits in 15 min/side), idle 1000 DCs
 //   node bench/bench.mjs --sizes 10,100,1000 --idle 1000 --keep-cluster
 //   node bench/bench.mjs --sizes 100 --idle 0 --cpu-prof /tmp/prof   # + controller CPU profiles
+//   node bench/bench.mjs --sizes 100,1000 --force-1000 dc-inline,deploy  # N=1000 for these kinds even over budget
 //
 // Needs the built CLI (npm run build) and the control-plane binaries (hack/local-cluster.sh install).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -857,12 +858,14 @@ try {
   }
   for (const n of sizes) {
     for (const kind of kinds) {
-      if (n >= 1000 && args['force-1000'] !== 'true') {
+      // --force-1000 (all kinds) or --force-1000 <kind,...>: run N>=1000 whatever the estimate.
+      const forced = args['force-1000'] === 'true' || (args['force-1000'] ?? '').split(',').includes(kind);
+      if (n >= 1000 && !forced) {
         // Estimate from this kind's largest run so far; 15 min per kind at most.
         const prev = results.filter((r) => r.kind === kind).at(-1);
         const est = prev ? ((prev.phases.create.totalMs + prev.phases.update.totalMs) / prev.n) * n / 1000 : 0;
         if (est > 900) {
-          skipped.push(`N=${n} ${kind}: estimated ${fmt.s(est)} (linear from N=${prev.n}: ${fmt.s(prev.phases.create.totalMs / 1000)} + ${fmt.s(prev.phases.update.totalMs / 1000)}), over the 15 min budget per kind on this ${os.cpus().length}-CPU machine; run with --sizes ${n} --force-1000 to measure it anyway.`);
+          skipped.push(`N=${n} ${kind}: estimated ${fmt.s(est)} (linear from N=${prev.n}: ${fmt.s(prev.phases.create.totalMs / 1000)} + ${fmt.s(prev.phases.update.totalMs / 1000)}), over the 15 min budget per kind on this ${os.cpus().length}-CPU machine; run with --force-1000 ${kind} to measure it anyway.`);
           log(`skipping N=${n} ${kind}: estimated ${fmt.s(est)}`);
           continue;
         }

@@ -7,13 +7,14 @@
  * Controllers ask the factory for the informers they need; `start()` starts exactly those, so a
  * disabled controller costs no cache.
  */
-import type { CoreV1Api, CustomObjectsApi, KubeConfig, KubernetesObject } from '@kubernetes/client-node';
+import type { CoreV1Api, CustomObjectsApi, KubeConfig, KubernetesObject, V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { Group, Plural } from '../apis/constants.js';
 import type { ResourceDescription } from '../apis/resources.js';
 import { toPublicApiVersion } from '../apis/storage.js';
 import type { InformerSource } from '../controller/ports.js';
-import { createInformer, stripManagedFields, type Informer, type ListResult, type WatchLike } from './informer.js';
+import { slimPod, stripManagedFields } from './cache-transforms.js';
+import { createInformer, type Informer, type ListResult, type WatchLike } from './informer.js';
 
 export interface InformerFactoryOptions {
   /** Scope of every informer; undefined means all namespaces. */
@@ -66,6 +67,17 @@ export function listFor<T>(clients: ListClients, resource: ResourceDescription, 
   }
 }
 
+/**
+ * What the cache of `resource` keeps (cache-transforms.ts, docs/design.md §1.1): pods are slimmed
+ * to what the deployer controller reads; every other object loses only its managedFields.
+ * `publicFromGroup`: DCs stored in that group are cached as apps.openshift.io/v1.
+ */
+export function cacheTransformFor(resource: ResourceDescription, publicFromGroup?: string): (obj: KubernetesObject) => KubernetesObject {
+  if (resource.group === '' && resource.plural === 'pods') return (obj) => slimPod(obj as V1Pod);
+  if (publicFromGroup !== undefined) return (obj) => toPublicApiVersion(stripManagedFields(obj), publicFromGroup);
+  return stripManagedFields;
+}
+
 /** Creates each described informer once and starts and stops the ones that were asked for. */
 export class InformerFactory implements InformerSource {
   private readonly informers = new Map<string, Informer<KubernetesObject>>();
@@ -95,10 +107,7 @@ export class InformerFactory implements InformerSource {
         labelSelector: resource.labelSelector,
         list: listFor<KubernetesObject>(this.clients, resource, this.opts.namespace),
         resyncMs: this.opts.resyncMs,
-        // managedFields are never read and cost memory on every cached object.
-        transform: storedElsewhere
-          ? (obj) => toPublicApiVersion(stripManagedFields(obj), dcGroup)
-          : stripManagedFields,
+        transform: cacheTransformFor(resource, storedElsewhere ? dcGroup : undefined),
         indexers: opts.indexers as Record<string, (obj: KubernetesObject) => string[]> | undefined,
         log: this.opts.log.child({ informer: resource.plural }),
         watch: this.opts.watch,

@@ -78,14 +78,8 @@ export interface InformerOptions<T extends KubernetesObject> {
   readonly indexers?: Record<string, (obj: T) => string[]>;
 }
 
-/**
- * The transform every informer of the controller uses: managedFields (server-side apply
- * bookkeeping, often larger than the rest of the metadata) are never read by a controller.
- */
-export function stripManagedFields<T extends KubernetesObject>(obj: T): T {
-  if (obj.metadata?.managedFields !== undefined) delete obj.metadata.managedFields;
-  return obj;
-}
+/** managedFields are dropped from every cache (see cache-transforms.ts). */
+export { stripManagedFields } from './cache-transforms.js';
 
 export type AddHandler<T> = (obj: T) => void;
 export type UpdateHandler<T> = (oldObj: T, newObj: T) => void;
@@ -411,9 +405,14 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
     });
   }
 
-  /** Plain JSON (see plain.ts), then the configured transform. */
-  private prepare(item: T): T {
-    const obj = toPlain(item);
+  /**
+   * Plain JSON (see plain.ts), then the configured transform. A watch event's object is parsed
+   * from the event's JSON line and held by no one else, so it is already plain and is used as
+   * it is: a deep copy of every event would double the allocation of the busiest path (the
+   * garbage of 1000 rollouts is what the controller's peak memory is made of, docs/design.md §1.1).
+   */
+  private prepare(item: T, plain = false): T {
+    const obj = plain ? item : toPlain(item);
     return this.opts.transform ? this.opts.transform(obj) : obj;
   }
 
@@ -424,7 +423,7 @@ class ListWatchInformer<T extends KubernetesObject> implements Informer<T> {
       return;
     }
     if (!raw?.metadata?.name) return;
-    const obj = this.prepare(raw);
+    const obj = this.prepare(raw, true);
     const key = cacheKey(obj);
     if (rv) this.rv = rv;
     const prev = this.cache.get(key);
