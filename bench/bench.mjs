@@ -19,6 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
 import { LoadSampler, ProcSampler, clientOf, countByClientVerb, describeLoad, fileSize, fmt, parseMetrics, percentile, readAudit, rssBytes, sumMetric } from './lib.mjs';
 import { renderChart } from './chart.mjs';
+import { loadAll } from 'js-yaml';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = parseArgs(process.argv.slice(2));
@@ -159,6 +160,20 @@ async function pool(items, limit, fn) {
 }
 
 // ------------------------------------------------------------------ controller process
+/**
+ * The Node.js options the install manifest gives the controller (deploy/base/controller.yaml:
+ * NODE_OPTIONS, the heap sizes Node derives from the container's memory limit), so the bench
+ * measures the controller's memory as it runs when installed, not with the heap Node sizes for
+ * this whole machine (4 GiB here, which lets the heap grow to 4× its live size between GCs).
+ */
+function manifestNodeOptions() {
+  const docs = loadAll(readFileSync(path.join(repo, 'deploy/base/controller.yaml'), 'utf8'));
+  const deployment = docs.find((d) => d?.kind === 'Deployment');
+  const container = deployment?.spec?.template?.spec?.containers?.find((c) => c.name === 'controller');
+  const value = container?.env?.find((e) => e.name === 'NODE_OPTIONS')?.value;
+  return value ? value.split(/\s+/).filter(Boolean) : [];
+}
+const controllerNodeOptions = manifestNodeOptions();
 let metricsPort = 19000 + Math.floor(Math.random() * 1000);
 function startController(namespace, extra = []) {
   const port = metricsPort++;
@@ -166,6 +181,7 @@ function startController(namespace, extra = []) {
     '--deployer-image=dcctl:local', ...(namespace ? ['--namespace', namespace] : []), ...extra];
   // --cpu-prof DIR: V8 CPU profiles of the controller (one .cpuprofile per run, written on exit).
   if (args['cpu-prof']) argv.unshift('--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`);
+  argv.unshift(...controllerNodeOptions);
   const child = spawn(process.execPath, argv, { env: { ...process.env, KUBECONFIG: kubeconfig }, stdio: ['ignore', 'ignore', 'pipe'] });
   let errTail = '';
   child.stderr.on('data', (d) => { errTail = (errTail + d).slice(-4000); });
@@ -661,6 +677,10 @@ function report(results, idle, skipped) {
   L.push(`- A local control plane of its own (hack/local-cluster.sh with LOCAL_CLUSTER_DIR=${clusterDir}): etcd, kube-apiserver with an audit log, kube-controller-manager (deployment, replicaset and replicationcontroller controllers, 5 workers each), kube-scheduler, kwok with 3 nodes of 2000 pods each and a pod readiness delay of ${readyDelayMs} ms, and the process kubelet running each deployer pod as a local \`node bin/dcctl.js deploy\` process, at most ${maxPods} at once (PROCESS_KUBELET_MAX_PODS).`);
   L.push(`- N objects of ${replicas} replicas each, Rolling/RollingUpdate with maxSurge 25% and maxUnavailable 25%, created 20 at a time; once all are rolled out, every template is changed once (second rollout). DCs use OpenShift's default intervalSeconds/updatePeriodSeconds of 1 s.`);
   L.push('- DC side, two result kinds: `dc` is `dcctl controller --namespace <ns>` (5 workers) + deployer processes (one deployer pod per rollout) + kube-controller-manager\'s RC controller (it creates the pods of RCs); `dc-inline` is the same controller with `--default-deployer=inline`: pod-less rollouts run by the deployer controller itself (docs/design.md §6.8), no deployer pods. Deployment side (`deploy`): kube-controller-manager\'s deployment and replicaset controllers. The three run one after the other on the same plane, in one run.');
+  const nodeOptions = recorded ? (recorded.controllerNodeOptions ?? []) : controllerNodeOptions;
+  L.push(nodeOptions.length
+    ? `- The controller runs with the Node.js options of the install manifest (deploy/base/controller.yaml, NODE_OPTIONS): \`${nodeOptions.join(' ')}\`, the heap Node.js sizes inside the manifest's 512Mi memory limit (docs/design.md §1.1).`
+    : '- The controller runs with Node.js\'s default heap sizes for this machine (the install manifest sets no NODE_OPTIONS).');
   L.push('- "Rolled out" is what `oc rollout status` / `kubectl rollout status` report: for a DC, Progressing=NewReplicationControllerAvailable for the latest version with all replicas updated and available; for a Deployment, observedGeneration current, NewReplicaSetAvailable, all replicas updated and available, no old ones.', '');
   L.push('- Load during each measured phase (sampled every second: the 1-minute load average, mean (min–max), and the CPU left to the bench: the machine\'s cores minus what processes outside the bench used, from /proc/stat minus the CPU time of the bench, its control plane, the controller and the reaped deployer processes):', '');
   for (const r of results) {
@@ -882,7 +902,7 @@ try {
   const md = report(results, idle, skipped);
   const docs = path.join(repo, 'docs');
   writeFileSync(path.join(docs, 'benchmarks.md'), md);
-  writeFileSync(path.join(repo, 'bench/last-results.json'), JSON.stringify({ started: started.toISOString(), maxPods, clusterDir, results, idle, skipped, deployerStart }, null, 1));
+  writeFileSync(path.join(repo, 'bench/last-results.json'), JSON.stringify({ started: started.toISOString(), maxPods, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart }, null, 1));
   try {
     renderChart(results, path.join(docs, 'benchmarks.svg'), path.join(docs, 'benchmarks.png'));
   } catch (err) {
