@@ -3,14 +3,9 @@
  * design.md §6.1). Reads the RC name and namespace from flags or from the
  * OPENSHIFT_DEPLOYMENT_NAME/OPENSHIFT_DEPLOYMENT_NAMESPACE variables the deployer pod gets.
  */
-import { loadKubeConfig } from '../kube/client.js';
-import { makeClients } from '../kube/clients.js';
-import { KubeDeployerWatchers, KubePodLogs, KubeRcApplier } from '../kube/deployer-io.js';
-import { KubeImageStreamClient } from '../kube/imagestreams.js';
 import { errorMessage } from '../util/error-message.js';
 import { runDeployer } from './deployer.js';
 import type { DeployerDeps } from './ports.js';
-import { systemDeployerClock } from './ports.js';
 import { ConditionReachedError } from './util.js';
 
 /** Flags of `dcctl deploy`. */
@@ -29,26 +24,21 @@ export interface DeployCommandIO {
   env?: NodeJS.ProcessEnv;
   out?: NodeJS.WritableStream;
   errOut?: NodeJS.WritableStream;
-  /** Builds the ports; default: real clients from the kubeconfig (in-cluster in a pod). */
-  makeDeps?: (opts: DeployCommandOptions) => DeployerDeps;
+  /**
+   * Builds the ports; default: the real cluster from the kubeconfig (in-cluster in a pod) through
+   * client-node (the deployer's own entry point, src/deployer/main.ts, passes the small REST
+   * client's ports instead whenever the kubeconfig allows).
+   */
+  makeDeps?: (opts: DeployCommandOptions) => DeployerDeps | Promise<DeployerDeps>;
 }
 
-function realDeps(opts: DeployCommandOptions): DeployerDeps {
-  const kc = loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
-  const clients = makeClients(kc, { userAgent: 'dcctl-deployer' });
-  const watchers = new KubeDeployerWatchers(kc, clients.core);
-  return {
-    rcs: clients.replicationControllers,
-    pods: clients.pods,
-    events: clients.events,
-    rcWatcher: watchers,
-    podWatcher: watchers,
-    logs: new KubePodLogs(kc),
-    applier: new KubeRcApplier(clients.core),
-    clock: systemDeployerClock,
-    imageStreams: new KubeImageStreamClient(clients.customObjects),
-    close: () => watchers.close(),
-  };
+/**
+ * client-node's ports, loaded only when used: the deployer bundle (dist/deployer.mjs) leaves
+ * this module out (hack/bundle.mjs), so a deployer process never loads client-node.
+ */
+async function clientNodeDeps(opts: DeployCommandOptions): Promise<DeployerDeps> {
+  const { clientNodeDeployerDeps } = await import('../kube/deployer-client-node.js');
+  return clientNodeDeployerDeps(opts);
 }
 
 /**
@@ -66,7 +56,7 @@ export async function runDeployCommand(opts: DeployCommandOptions, io: DeployCom
     const namespace = opts.namespace || env['OPENSHIFT_DEPLOYMENT_NAMESPACE'] || '';
     if (!name) throw new Error('--deployment or OPENSHIFT_DEPLOYMENT_NAME is required');
     if (!namespace) throw new Error('--namespace or OPENSHIFT_DEPLOYMENT_NAMESPACE is required');
-    deps = (io.makeDeps ?? realDeps)(opts);
+    deps = await (io.makeDeps ?? clientNodeDeps)(opts);
     await runDeployer(deps, { namespace, rcName: name, until: opts.until, out, errOut });
     return 0;
   } catch (err) {

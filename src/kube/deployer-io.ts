@@ -9,18 +9,10 @@
  * re-LISTed, so a silently stalled watch (client-node issues #596/#958) costs at most one
  * interval.
  */
-import { PassThrough } from 'node:stream';
-import {
-  CoreV1Api, Log, PatchStrategy, Watch, setHeaderOptions, type KubeConfig,
-  type V1Pod, type V1ReplicationController,
-} from '@kubernetes/client-node';
+import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import { ApiError } from '../controller/errors.js';
-import type {
-  PodLogs, PodWatcher, Predicate, RcApplier, RcWatcher, WaitOptions,
-} from '../deployer/ports.js';
+import type { PodWatcher, Predicate, RcWatcher, WaitOptions } from '../deployer/ports.js';
 import { WaitTimeoutError, WatchedObjectDeletedError } from '../deployer/ports.js';
-import { makeApiClient } from './client.js';
-import { toApiError, wrapApi } from './errors.js';
 import { toPlain } from './plain.js';
 
 interface Named {
@@ -35,8 +27,30 @@ interface ListResult<T> {
 /** Pause before re-opening a watch that ended, so a flapping server is not hammered. */
 const rewatchDelayMs = 1000;
 
-/** The part of client-node's Watch used here (injectable for tests). */
-export type WatchLike = Pick<Watch, 'watch'>;
+/**
+ * A watch as client-node's Watch and RestClient.watch (src/kube/rest.ts) make one: resolves with
+ * the controller that ends it once the server accepted it, rejects with an ApiError when refused.
+ */
+export interface WatchLike {
+  watch(
+    path: string,
+    query: Record<string, string | number | boolean | undefined>,
+    callback: (type: string, object: unknown) => void,
+    done: (err?: unknown) => void,
+  ): Promise<AbortController>;
+}
+
+/** A LIST answer: the items and the list's resourceVersion. */
+export interface ListAnswer<T> {
+  items: T[];
+  metadata?: { resourceVersion?: string };
+}
+
+/** The LISTs the feeds make; failures are ApiErrors. */
+export interface DeployerLists {
+  replicationControllers(namespace: string, selector: { fieldSelector?: string; labelSelector?: string }): Promise<ListAnswer<V1ReplicationController>>;
+  pods(namespace: string, selector: { fieldSelector?: string; labelSelector?: string }): Promise<ListAnswer<V1Pod>>;
+}
 
 /**
  * One list+watch of a collection (one named object by field selector, or the pods of a label
@@ -150,7 +164,8 @@ class Feed<T extends Named> {
     if (this.closed) return;
     const query = { ...this.query, resourceVersion: this.resourceVersion, allowWatchBookmarks: 'true' };
     void this.watch
-      .watch(this.path, query, (type: string, obj: T & { code?: number }) => {
+      .watch(this.path, query, (type: string, raw: unknown) => {
+        const obj = raw as T;
         void this.enqueue(() => {
           this.lastActivity = performance.now();
           if (type === 'BOOKMARK') {
@@ -194,7 +209,7 @@ class Feed<T extends Named> {
         // The watch request itself was refused (e.g. Forbidden): the waits on this feed fail
         // with that error, as a failed LIST would, and the next wait starts a new feed.
         this.failed = true;
-        this.watchError = toApiError(err);
+        this.watchError = err;
         for (const l of [...this.errorListeners]) l(this.watchError);
       });
   }
@@ -268,10 +283,10 @@ function waitOnFeed<T extends Named, R>(feed: Feed<T>, spec: WaitSpec<T, R>): Pr
       const every = spec.recheckMs;
       if (!finished && every !== undefined && every > 0) {
         recheck = setInterval(() => {
-          if (performance.now() - feed.lastActivity >= every) feed.relist().catch((err: unknown) => finish(toApiError(err)));
+          if (performance.now() - feed.lastActivity >= every) feed.relist().catch((err: unknown) => finish(err));
         }, every);
       }
-    }, (err: unknown) => finish(toApiError(err)));
+    }, (err: unknown) => finish(err));
   });
 }
 
@@ -289,19 +304,14 @@ function notFound(kind: string, namespace: string, name: string): ApiError {
   return new ApiError(`${kind} "${name}" not found in namespace ${namespace}`, 404, 'NotFound');
 }
 
-/** RcWatcher and PodWatcher over client-node's Watch, with one shared feed per object or selector. */
+/** RcWatcher and PodWatcher over LISTs and a WatchLike, with one shared feed per object or selector. */
 export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
-  private readonly watch: WatchLike;
-  private readonly core: CoreV1Api;
   // Keyed by resource and selector; each feed holds one kind of object.
   private readonly feeds = new Map<string, Feed<never>>();
   /** The feeds of listAndWatch: sets of RCs that serve the waits on their members. */
   private readonly rcSets: { namespace: string; feed: Feed<V1ReplicationController> }[] = [];
 
-  constructor(kc: KubeConfig, core?: CoreV1Api, watch?: WatchLike) {
-    this.watch = watch ?? new Watch(kc);
-    this.core = core ?? makeApiClient(kc, CoreV1Api);
-  }
+  constructor(private readonly lists: DeployerLists, private readonly watch: WatchLike) {}
 
   /** Stops every watch (the deployer process calls this before exiting). */
   close(): void {
@@ -313,17 +323,13 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
   async listAndWatch(namespace: string, labelSelector: string): Promise<V1ReplicationController[]> {
     const feed = this.feed<V1ReplicationController>(`replicationcontrollers/${namespace}?${labelSelector}`, () => {
       const made = new Feed<V1ReplicationController>(this.watch, `/api/v1/namespaces/${namespace}/replicationcontrollers`, { labelSelector }, async () => {
-        const list = await wrapApi(this.core.listNamespacedReplicationController({ namespace, labelSelector }));
+        const list = await this.lists.replicationControllers(namespace, { labelSelector });
         return { items: list.items.map((i) => toPlain(i)), resourceVersion: list.metadata?.resourceVersion ?? '' };
       });
       this.rcSets.push({ namespace, feed: made });
       return made;
     });
-    try {
-      await feed.ready;
-    } catch (err) {
-      throw toApiError(err);
-    }
+    await feed.ready;
     return [...feed.objects.values()];
   }
 
@@ -338,7 +344,7 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
     const set = this.rcSets.find((s) => s.namespace === namespace && !s.feed.failed && !s.feed.isClosed() && s.feed.objects.has(name));
     if (set) return this.waitOn(set.feed, 'replicationcontrollers', namespace, name, predicate, timeoutMs, options);
     return this.waitForOne('replicationcontrollers', namespace, name, predicate, timeoutMs, options,
-      (fieldSelector) => this.core.listNamespacedReplicationController({ namespace, fieldSelector }));
+      (fieldSelector) => this.lists.replicationControllers(namespace, { fieldSelector }));
   }
 
   waitForPod(
@@ -349,7 +355,7 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
     options?: WaitOptions,
   ): Promise<V1Pod> {
     return this.waitForOne('pods', namespace, name, predicate, timeoutMs, options,
-      (fieldSelector) => this.core.listNamespacedPod({ namespace, fieldSelector }));
+      (fieldSelector) => this.lists.pods(namespace, { fieldSelector }));
   }
 
   /** The feed for `key`, created on first use; a feed whose first list failed is replaced. */
@@ -369,11 +375,11 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
     predicate: Predicate<T>,
     timeoutMs: number,
     options: WaitOptions | undefined,
-    listFn: (fieldSelector: string) => Promise<{ items: T[]; metadata?: { resourceVersion?: string } }>,
+    listFn: (fieldSelector: string) => Promise<ListAnswer<T>>,
   ): Promise<T> {
     const fieldSelector = `metadata.name=${name}`;
     const feed = this.feed<T>(`${resource}/${namespace}/${name}`, () => new Feed<T>(this.watch, `/api/v1/namespaces/${namespace}/${resource}`, { fieldSelector }, async () => {
-      const list = await wrapApi(listFn(fieldSelector));
+      const list = await listFn(fieldSelector);
       return { items: list.items.map((i) => toPlain(i)), resourceVersion: list.metadata?.resourceVersion ?? '' };
     }));
     return this.waitOn(feed, resource, namespace, name, predicate, timeoutMs, options);
@@ -412,7 +418,7 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
     options?: WaitOptions,
   ): Promise<V1Pod[]> {
     const feed = this.feed<V1Pod>(`pods/${namespace}?${labelSelector}`, () => new Feed<V1Pod>(this.watch, `/api/v1/namespaces/${namespace}/pods`, { labelSelector }, async () => {
-      const list = await wrapApi(this.core.listNamespacedPod({ namespace, labelSelector }));
+      const list = await this.lists.pods(namespace, { labelSelector });
       return { items: list.items.map((i) => toPlain(i)), resourceVersion: list.metadata?.resourceVersion ?? '' };
     }));
     return waitOnFeed(feed, {
@@ -423,52 +429,5 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
       timeoutMs,
       recheckMs: options?.recheckMs,
     });
-  }
-}
-
-/** PodLogs over client-node's Log (GET pods/log?follow=true). */
-export class KubePodLogs implements PodLogs {
-  private readonly log: Log;
-
-  constructor(kc: KubeConfig) {
-    this.log = new Log(kc);
-  }
-
-  async follow(namespace: string, pod: string, container: string, out: NodeJS.WritableStream): Promise<void> {
-    // Log pipes the body into the stream and ENDS it when the body ends; never hand it `out`.
-    const pipe = new PassThrough();
-    pipe.on('data', (chunk: Buffer) => out.write(chunk));
-    const ended = new Promise<void>((resolve, reject) => {
-      pipe.on('end', resolve);
-      pipe.on('error', reject);
-    });
-    try {
-      await this.log.log(namespace, pod, container, pipe, { follow: true, timestamps: false });
-    } catch (err) {
-      pipe.destroy();
-      throw toApiError(err);
-    }
-    await ended;
-  }
-}
-
-/** RcApplier using server-side apply (`application/apply-patch+yaml`, not forced). */
-export class KubeRcApplier implements RcApplier {
-  constructor(private readonly core: CoreV1Api) {}
-
-  async applyAnnotations(
-    namespace: string,
-    name: string,
-    annotations: Record<string, string>,
-    fieldManager: string,
-  ): Promise<V1ReplicationController> {
-    const body = { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name, namespace, annotations } };
-    const rc = await wrapApi(
-      this.core.patchNamespacedReplicationController(
-        { namespace, name, body, fieldManager, force: false },
-        setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
-      ),
-    );
-    return toPlain(rc);
   }
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import type { CoreV1Api, KubeConfig, V1ReplicationController } from '@kubernetes/client-node';
-import { isNotFound } from '../../../src/controller/errors.js';
+import type { V1ReplicationController } from '@kubernetes/client-node';
+import { ApiError, isNotFound } from '../../../src/controller/errors.js';
 import { WaitTimeoutError, WatchedObjectDeletedError } from '../../../src/deployer/ports.js';
-import { KubeDeployerWatchers, type WatchLike } from '../../../src/kube/deployer-io.js';
+import { KubeDeployerWatchers, type DeployerLists, type WatchLike } from '../../../src/kube/deployer-io.js';
 
 /** A Watch stand-in: records the request and lets the test push events. */
 class StubWatch implements WatchLike {
@@ -33,13 +33,14 @@ const rc = (replicas: number, available: number): V1ReplicationController => ({
 function watchers(items: V1ReplicationController[]) {
   const watch = new StubWatch();
   const lists: unknown[] = [];
-  const core = {
-    listNamespacedReplicationController: async (req: unknown) => {
-      lists.push(req);
+  const core: DeployerLists = {
+    replicationControllers: async (namespace, selector) => {
+      lists.push({ namespace, ...selector });
       return { items, metadata: { resourceVersion: '5' } };
     },
-  } as unknown as CoreV1Api;
-  return { w: new KubeDeployerWatchers({} as KubeConfig, core, watch), watch, lists };
+    pods: async () => ({ items: [] }),
+  };
+  return { w: new KubeDeployerWatchers(core, watch), watch, lists };
 }
 
 const tick = () => new Promise((r) => setImmediate(r));
@@ -139,14 +140,15 @@ describe('KubeDeployerWatchers: notOlderThan', () => {
 
 describe('KubeDeployerWatchers: a refused watch', () => {
   it('fails the wait with the API error instead of waiting for its timeout', async () => {
-    const core = {
-      listNamespacedReplicationController: async () => ({ items: [rc(2, 0)], metadata: { resourceVersion: '5' } }),
-    } as unknown as CoreV1Api;
-    const refusing: WatchLike = { watch: async () => { throw Object.assign(new Error('forbidden'), { code: 403, body: '{"reason":"Forbidden","message":"forbidden"}' }); } };
-    const w = new KubeDeployerWatchers({} as KubeConfig, core, refusing);
+    const core: DeployerLists = {
+      replicationControllers: async () => ({ items: [rc(2, 0)], metadata: { resourceVersion: '5' } }),
+      pods: async () => ({ items: [] }),
+    };
+    const refusing: WatchLike = { watch: async () => { throw new ApiError('forbidden', 403, 'Forbidden'); } };
+    const w = new KubeDeployerWatchers(core, refusing);
     const err = await w.waitFor('ns', 'web-1', () => false, 10_000).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(Error);
-    expect(err).not.toBeInstanceOf(WaitTimeoutError);
+    expect(err).toBeInstanceOf(ApiError);
+    expect((err as ApiError).code).toBe(403);
     w.close();
   });
 });

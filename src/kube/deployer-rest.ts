@@ -1,0 +1,121 @@
+/**
+ * The deployer process's ports (src/deployer/ports.ts) on the small REST client of
+ * src/kube/rest.ts: what `dcctl deploy` uses whenever its kubeconfig allows (the file comment of
+ * rest.ts says why not client-node). Same contract as src/kube/clients.ts: ApiError on failure,
+ * plain JSON objects, patches with their own Content-Type.
+ */
+import type { CoreV1Event, V1Pod, V1ReplicationController } from '@kubernetes/client-node';
+import { ImageGroup, ImageStreamPlural, ImageVersion, type ImageStream } from '../apis/imagestream.js';
+import type { EventClient, PatchType, PodClient } from '../controller/ports.js';
+import type { DeployerDeps, DeployerRcClient, PodLogs, RcApplier } from '../deployer/ports.js';
+import { systemDeployerClock } from '../deployer/ports.js';
+import type { ImageStreamClient } from '../image/ports.js';
+import { KubeDeployerWatchers, type DeployerLists, type ListAnswer } from './deployer-io.js';
+import type { RestClient } from './rest.js';
+
+const patchContentTypes: Record<PatchType, string> = {
+  merge: 'application/merge-patch+json',
+  strategic: 'application/strategic-merge-patch+json',
+  json: 'application/json-patch+json',
+};
+
+const core = (namespace: string, resource: string, name?: string, sub?: string): string =>
+  `/api/v1/namespaces/${encodeURIComponent(namespace)}/${resource}${name === undefined ? '' : `/${encodeURIComponent(name)}`}${sub ? `/${sub}` : ''}`;
+
+function named(obj: { metadata?: { name?: string; namespace?: string } }): { name: string; namespace: string } {
+  const name = obj.metadata?.name;
+  const namespace = obj.metadata?.namespace;
+  if (!name || !namespace) throw new TypeError('object must have metadata.name and metadata.namespace');
+  return { name, namespace };
+}
+
+/** Everything `dcctl deploy` needs, on one RestClient. */
+export interface RestDeployerPorts {
+  readonly rcs: DeployerRcClient;
+  readonly pods: PodClient;
+  readonly events: EventClient;
+  readonly lists: DeployerLists;
+  readonly logs: PodLogs;
+  readonly applier: RcApplier;
+  readonly imageStreams: ImageStreamClient;
+}
+
+export function restDeployerPorts(rest: RestClient): RestDeployerPorts {
+  const list = <T>(path: string, selector: Record<string, string | undefined>): Promise<ListAnswer<T>> =>
+    rest.request<ListAnswer<T>>('GET', path, { query: selector });
+  const patch = <T>(path: string, body: unknown, type: PatchType): Promise<T> =>
+    rest.request<T>('PATCH', path, { body, contentType: patchContentTypes[type] });
+  const streams = (namespace: string, name?: string, sub?: string): string =>
+    `/apis/${ImageGroup}/${ImageVersion}/namespaces/${encodeURIComponent(namespace)}/${ImageStreamPlural}${name === undefined ? '' : `/${encodeURIComponent(name)}`}${sub ? `/${sub}` : ''}`;
+
+  return {
+    rcs: {
+      get: (namespace, name) => rest.request<V1ReplicationController>('GET', core(namespace, 'replicationcontrollers', name)),
+      patch: (namespace, name, body, type) => patch<V1ReplicationController>(core(namespace, 'replicationcontrollers', name), body, type),
+    },
+    pods: {
+      get: (namespace, name) => rest.request<V1Pod>('GET', core(namespace, 'pods', name)),
+      list: async (namespace, labelSelector) => (await list<V1Pod>(core(namespace, 'pods'), { labelSelector })).items,
+      create: (namespace, pod) => rest.request<V1Pod>('POST', core(namespace, 'pods'), { body: pod }),
+      patch: (namespace, name, body, type) => patch<V1Pod>(core(namespace, 'pods', name), body, type),
+      delete: async (namespace, name, gracePeriodSeconds) => {
+        await rest.request('DELETE', core(namespace, 'pods', name), { query: { gracePeriodSeconds } });
+      },
+    },
+    events: {
+      create: async (namespace, event) => {
+        await rest.request('POST', core(namespace, 'events'), { body: event });
+      },
+      list: async (namespace, fieldSelector) => (await list<CoreV1Event>(core(namespace, 'events'), { fieldSelector })).items,
+      patch: async (namespace, name, body) => {
+        await patch(core(namespace, 'events', name), body, 'merge');
+      },
+    },
+    lists: {
+      replicationControllers: (namespace, selector) => list<V1ReplicationController>(core(namespace, 'replicationcontrollers'), selector),
+      pods: (namespace, selector) => list<V1Pod>(core(namespace, 'pods'), selector),
+    },
+    logs: {
+      follow: (namespace, pod, container, out) => rest.stream(core(namespace, 'pods', pod, 'log'), { container, follow: true }, out),
+    },
+    applier: {
+      // Server-side apply, not forced: a field owned by another manager is a 409 Conflict.
+      applyAnnotations: (namespace, name, annotations, fieldManager) => rest.request<V1ReplicationController>(
+        'PATCH', core(namespace, 'replicationcontrollers', name), {
+          query: { fieldManager, force: false },
+          body: { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name, namespace, annotations } },
+          contentType: 'application/apply-patch+yaml',
+        }),
+    },
+    imageStreams: {
+      get: (namespace, name) => rest.request<ImageStream>('GET', streams(namespace, name)),
+      create: (namespace, stream) => rest.request<ImageStream>('POST', streams(namespace), { body: stream }),
+      update: (stream) => {
+        const { name, namespace } = named(stream);
+        return rest.request<ImageStream>('PUT', streams(namespace, name), { body: stream });
+      },
+      updateStatus: (stream) => {
+        const { name, namespace } = named(stream);
+        return rest.request<ImageStream>('PUT', streams(namespace, name, 'status'), { body: stream });
+      },
+    },
+  };
+}
+
+/** DeployerDeps on a RestClient: the ports, one shared list+watch per waited-on object, the system clock. */
+export function restDeployerDeps(rest: RestClient): DeployerDeps {
+  const ports = restDeployerPorts(rest);
+  const watchers = new KubeDeployerWatchers(ports.lists, rest);
+  return {
+    rcs: ports.rcs,
+    pods: ports.pods,
+    events: ports.events,
+    rcWatcher: watchers,
+    podWatcher: watchers,
+    logs: ports.logs,
+    applier: ports.applier,
+    clock: systemDeployerClock,
+    imageStreams: ports.imageStreams,
+    close: () => watchers.close(),
+  };
+}
