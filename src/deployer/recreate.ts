@@ -111,8 +111,7 @@ export class RecreateStrategy implements DeploymentStrategy {
     } finally {
       if (forwardWarnings) {
         // Go defers `to` after `from`, so `to` is reported first.
-        await events.recordConfigWarnings(to, out);
-        await events.recordConfigWarnings(from, out);
+        await events.recordConfigWarnings([to, from], out);
       }
     }
   }

@@ -88,8 +88,7 @@ export class RollingStrategy implements DeploymentStrategy {
         }
       }
     } finally {
-      await events.recordConfigWarnings(to, out);
-      await events.recordConfigWarnings(from, out);
+      await events.recordConfigWarnings([to, from], out);
     }
   }
 

@@ -158,6 +158,24 @@ describe('recreate strategy', () => {
     );
   });
 
+  it('forwards the Warning events of both RCs, `to` first, from one LIST of the namespace\'s RC warnings', async () => {
+    const { cluster } = recreateSetup({});
+    const rcEvent = (name: string, rc: string, uid: string | undefined, type: string, reason: string) => cluster.eventClient.create(NS, {
+      metadata: { name, namespace: NS },
+      involvedObject: { kind: 'ReplicationController', name: rc, namespace: NS, uid },
+      type, reason, message: `${reason} of ${rc}`,
+    });
+    await rcEvent('e1', 'web-1', cluster.rcs.get(NS, 'web-1')!.metadata!.uid, 'Warning', 'FailedDelete');
+    await rcEvent('e2', 'web-2', cluster.rcs.get(NS, 'web-2')!.metadata!.uid, 'Warning', 'FailedCreate');
+    await rcEvent('e3', 'web-2', cluster.rcs.get(NS, 'web-2')!.metadata!.uid, 'Normal', 'SuccessfulCreate');
+    await rcEvent('e4', 'web-2', 'uid-of-an-earlier-web-2', 'Warning', 'Stale');
+    await rcEvent('e5', 'other-1', 'x', 'Warning', 'NotOurs');
+    const { code, out } = await deploy(cluster, 'web-2');
+    expect(code).toBe(0);
+    expect(out.lines.filter((l) => l.startsWith('-->  '))).toEqual(['-->  FailedCreate: web-2 FailedCreate of web-2', '-->  FailedDelete: web-1 FailedDelete of web-1']);
+    expect(cluster.api.actions.filter((a) => a.resource === 'events' && a.verb === 'list')).toHaveLength(1);
+  });
+
   it('forwards Warning events of the RCs to the DC at the end', async () => {
     const { cluster } = recreateSetup({});
     const to = cluster.rcs.get(NS, 'web-2')!;
