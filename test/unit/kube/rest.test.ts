@@ -58,6 +58,16 @@ describe('loadRestConfig', () => {
   });
 });
 
+describe('loadRestConfig file formats', () => {
+  it('reads YAML and JSON kubeconfigs alike', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'rest-'));
+    writeFileSync(join(dir, 'yaml'), 'current-context: c\ncontexts:\n- name: c\n  context: {cluster: k, user: u}\nclusters:\n- name: k\n  cluster: {server: "https://h:6443"}\nusers:\n- name: u\n  user: {token: y}\n');
+    writeFileSync(join(dir, 'json'), JSON.stringify(kubeconfig({ token: 'j' })));
+    expect(loadRestConfig({ kubeconfig: join(dir, 'yaml') })).toMatchObject({ server: 'https://h:6443', token: 'y' });
+    expect(loadRestConfig({ kubeconfig: join(dir, 'json') })).toMatchObject({ server: 'https://10.0.0.1:6443', token: 'j' });
+  });
+});
+
 describe('statusError', () => {
   it('keeps the Status message and reason, and the code', () => {
     const err = statusError(404, JSON.stringify({ kind: 'Status', reason: 'NotFound', message: 'replicationcontrollers "x" not found', code: 404 }));
