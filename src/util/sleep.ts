@@ -4,6 +4,9 @@
  * that keeps the process alive.
  */
 
+/** The longest delay a Node timer holds; a longer one (or a non-number) fires after 1 ms. */
+const MaxTimerDelayMs = 2 ** 31 - 1;
+
 /** Resolves after `ms` milliseconds, or early (without throwing) when `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -11,7 +14,14 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       resolve();
       return;
     }
-    const timer = setTimeout(done, Math.max(0, ms));
+    // A wait longer than a timer holds (a legal updatePeriodSeconds of weeks) goes in pieces.
+    let left = Math.max(0, ms);
+    let timer = setTimeout(tick, Math.min(left, MaxTimerDelayMs));
+    function tick(): void {
+      left -= MaxTimerDelayMs;
+      if (left > 0) timer = setTimeout(tick, Math.min(left, MaxTimerDelayMs));
+      else done();
+    }
     function done(): void {
       clearTimeout(timer);
       signal?.removeEventListener('abort', done);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { ApiError } from '../../../src/controller/errors.js';
 import { canonicalJson } from '../../../src/util/canonical-json.js';
 import { aggregateMessage, errorMessage, userMessage } from '../../../src/util/error-message.js';
@@ -19,6 +19,22 @@ describe('sleep', () => {
     const slept = sleep(60_000, controller.signal).then(() => 'woken');
     controller.abort();
     await expect(slept).resolves.toBe('woken');
+  });
+
+  it('a sleep longer than a Node timer holds (~24.8 days, a legal updatePeriodSeconds) does not end after 1 ms', async () => {
+    jest.useFakeTimers();
+    try {
+      let done = false;
+      void sleep(30 * 86_400_000).then(() => { done = true; });
+      await jest.advanceTimersByTimeAsync(1000);
+      expect(done).toBe(false);
+      await jest.advanceTimersByTimeAsync(30 * 86_400_000 - 1001);
+      expect(done).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(done).toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('resolves after the time without a signal', async () => {
