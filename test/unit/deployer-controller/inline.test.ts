@@ -74,6 +74,22 @@ const completeRc = (dc: DeploymentConfig, version: number, replicas: number) =>
   rcFor(dc, version, { phase: 'Complete', replicas, created, uid: `uid-${version}`, mutate: (r) => { r.metadata!.generation = 1; r.status!.observedGeneration = 1; } });
 const phase = (r: V1ReplicationController) => r.metadata?.annotations?.[Annotations.Phase];
 
+/**
+ * A Recreate rollout with timeoutSeconds 30, scaled down and up to 1 of 2, whose new pod never
+ * becomes available: the acceptance stage, with its deadline running.
+ */
+async function recreateAwaitingAcceptance() {
+  const dc = inlineDc(2, (d) => { d.spec.strategy = { type: 'Recreate', recreateParams: { timeoutSeconds: 30 } }; });
+  const h = harness([completeRc(dc, 1, 2), newRc(dc)]);
+  await h.sync();
+  h.settle('config-1');
+  await h.sync();
+  await h.sync();
+  expect(h.rc().spec?.replicas).toBe(1);
+  h.settle('config-2', 0);
+  return h;
+}
+
 describe('pod-less Recreate rollout', () => {
   it('first rollout: one patch moves New → Running and scales to desired; no pod is created; then Complete', async () => {
     const h = harness([newRc(inlineDc(1), 1)]);
@@ -186,14 +202,7 @@ describe('pod-less Recreate rollout', () => {
   });
 
   it('acceptance that times out fails the rollout (timeoutSeconds on the injected clock)', async () => {
-    const dc = inlineDc(2, (d) => { d.spec.strategy = { type: 'Recreate', recreateParams: { timeoutSeconds: 30 } }; });
-    const h = harness([completeRc(dc, 1, 2), newRc(dc)]);
-    await h.sync();
-    h.settle('config-1');
-    await h.sync();
-    await h.sync();
-    expect(h.rc().spec?.replicas).toBe(1);
-    h.settle('config-2', 0);
+    const h = await recreateAwaitingAcceptance();
     h.clock.advance(29_000);
     await h.sync();
     expect(phase(h.rc())).toBe('Running');
@@ -376,14 +385,7 @@ describe('forged or stale inline-stage annotation', () => {
   });
 
   it('a time in the future does not extend the acceptance deadline', async () => {
-    const dc = inlineDc(2, (d) => { d.spec.strategy = { type: 'Recreate', recreateParams: { timeoutSeconds: 30 } }; });
-    const h = harness([completeRc(dc, 1, 2), newRc(dc)]);
-    await h.sync();
-    h.settle('config-1');
-    await h.sync();
-    await h.sync();
-    expect(h.rc().spec?.replicas).toBe(1);
-    h.settle('config-2', 0);
+    const h = await recreateAwaitingAcceptance();
     const [index] = h.rc().metadata!.annotations![stageKey]!.split(' ');
     forge(h, `${index} ${iso(h.clock.now().getTime() + 3_600_000)}`);
     h.clock.advance(1_000);
@@ -393,13 +395,7 @@ describe('forged or stale inline-stage annotation', () => {
   });
 
   it('a later time within range, written while this process runs the stage, does not extend the deadline either', async () => {
-    const dc = inlineDc(2, (d) => { d.spec.strategy = { type: 'Recreate', recreateParams: { timeoutSeconds: 30 } }; });
-    const h = harness([completeRc(dc, 1, 2), newRc(dc)]);
-    await h.sync();
-    h.settle('config-1');
-    await h.sync();
-    await h.sync();
-    h.settle('config-2', 0);
+    const h = await recreateAwaitingAcceptance();
     const [index] = h.rc().metadata!.annotations![stageKey]!.split(' ');
     h.clock.advance(29_000);
     forge(h, `${index} ${iso(h.clock.now().getTime())}`);
