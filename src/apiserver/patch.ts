@@ -6,16 +6,11 @@
 import * as jsonPatchModule from 'fast-json-patch';
 import type { Operation } from 'fast-json-patch';
 import { applyMergePatch } from '../util/merge-patch.js';
+import { PatchContentTypes } from '../util/patch-content-types.js';
 import { deploymentConfigSchema } from './schema.js';
 import { PatchError, strategicMergePatch } from './smp.js';
 
-export const PatchContentTypes = {
-  json: 'application/json-patch+json',
-  merge: 'application/merge-patch+json',
-  strategic: 'application/strategic-merge-patch+json',
-  apply: 'application/apply-patch+yaml',
-  applyCbor: 'application/apply-patch+cbor',
-} as const;
+export { PatchContentTypes };
 
 export type PatchKind = 'json' | 'merge' | 'strategic' | 'apply';
 

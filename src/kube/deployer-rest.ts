@@ -11,13 +11,8 @@ import type { DeployerDeps, DeployerRcClient, PodLogs, RcApplier } from '../depl
 import { systemDeployerClock } from '../deployer/ports.js';
 import type { ImageStreamClient } from '../image/ports.js';
 import { KubeDeployerWatchers, type DeployerLists, type ListAnswer } from './deployer-io.js';
+import { PatchContentTypes } from '../util/patch-content-types.js';
 import type { RestClient } from './rest.js';
-
-const patchContentTypes: Record<PatchType, string> = {
-  merge: 'application/merge-patch+json',
-  strategic: 'application/strategic-merge-patch+json',
-  json: 'application/json-patch+json',
-};
 
 const core = (namespace: string, resource: string, name?: string, sub?: string): string =>
   `/api/v1/namespaces/${encodeURIComponent(namespace)}/${resource}${name === undefined ? '' : `/${encodeURIComponent(name)}`}${sub ? `/${sub}` : ''}`;
@@ -44,7 +39,7 @@ export function restDeployerPorts(rest: RestClient): RestDeployerPorts {
   const list = <T>(path: string, selector: Record<string, string | undefined>): Promise<ListAnswer<T>> =>
     rest.request<ListAnswer<T>>('GET', path, { query: selector });
   const patch = <T>(path: string, body: unknown, type: PatchType): Promise<T> =>
-    rest.request<T>('PATCH', path, { body, contentType: patchContentTypes[type] });
+    rest.request<T>('PATCH', path, { body, contentType: PatchContentTypes[type] });
   const streams = (namespace: string, name?: string, sub?: string): string =>
     `/apis/${ImageGroup}/${ImageVersion}/namespaces/${encodeURIComponent(namespace)}/${ImageStreamPlural}${name === undefined ? '' : `/${encodeURIComponent(name)}`}${sub ? `/${sub}` : ''}`;
 
@@ -84,7 +79,7 @@ export function restDeployerPorts(rest: RestClient): RestDeployerPorts {
         'PATCH', core(namespace, 'replicationcontrollers', name), {
           query: { fieldManager, force: false },
           body: { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name, namespace, annotations } },
-          contentType: 'application/apply-patch+yaml',
+          contentType: PatchContentTypes.apply,
         }),
     },
     imageStreams: {
