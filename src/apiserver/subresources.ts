@@ -11,7 +11,7 @@ import { decodeDeploymentConfig, DecodeError } from '../apis/encoded.js';
 import { selectorString } from '../apps/deployment.js';
 import { generateRollback, InvalidRollbackError, rollbackTarget } from '../apps/rollback.js';
 import { deployerPodNameFor, rcNameFor } from '../util/naming.js';
-import { sleep } from '../util/sleep.js';
+import { setLongTimeout, sleep } from '../util/sleep.js';
 import { parseBody, writeJson, type HandlerContext } from './resources.js';
 import { deployerPodCanLog, parseDeploymentLogOptions, podForLogging, podLogQuery, targetVersion } from './deploylog.js';
 import { ApiStatusError, badRequest, internal, invalid, invalidMessage, notFoundCore, serverTimeout, timeout } from './status.js';
@@ -76,7 +76,7 @@ export async function handleInstantiate(ctx: HandlerContext, opts: InstantiateOp
 /** Watches the stored DC until its acknowledgement carries `id`; undefined on timeout. */
 async function waitForAck(ctx: HandlerContext, name: string, id: string, fromRv: string, timeoutMs: number): Promise<DeploymentConfig | undefined> {
   const abort = new AbortController();
-  const timer = setTimeout(() => abort.abort(), timeoutMs);
+  const timer = setLongTimeout(() => abort.abort(), timeoutMs);
   try {
     while (!abort.signal.aborted) {
       // List first (the ack may already be there), then watch from that list's resourceVersion.
@@ -106,7 +106,7 @@ async function waitForAck(ctx: HandlerContext, name: string, id: string, fromRv:
     }
     return undefined;
   } finally {
-    clearTimeout(timer);
+    timer.clear();
   }
 }
 

@@ -6,7 +6,7 @@
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { isNotFound } from '../controller/errors.js';
 import type { DeploymentConfigClient } from '../controller/ports.js';
-import { sleep } from '../util/sleep.js';
+import { setLongTimeout, sleep } from '../util/sleep.js';
 import { dcNotFound } from './errors.js';
 import type { CliContext, WatchDeploymentConfig } from './ports.js';
 
@@ -24,10 +24,10 @@ export function pollingWatch(dcs: DeploymentConfigClient, intervalMs = 1000): Wa
 export function deadline(timeoutMs: number): { signal: AbortSignal; dispose(): void; expired(): boolean } {
   const controller = new AbortController();
   let fired = false;
-  const timer = timeoutMs > 0 ? setTimeout(() => { fired = true; controller.abort(); }, timeoutMs) : undefined;
+  const timer = timeoutMs > 0 ? setLongTimeout(() => { fired = true; controller.abort(); }, timeoutMs) : undefined;
   return {
     signal: controller.signal,
-    dispose: () => { if (timer) clearTimeout(timer); controller.abort(); },
+    dispose: () => { timer?.clear(); controller.abort(); },
     expired: () => fired,
   };
 }

@@ -9,6 +9,7 @@
  * - Delays: `addAfter` keeps one timer per key (the earliest wins); `addRateLimited` asks the
  *   rate limiter for the delay.
  */
+import { MaxTimerDelayMs } from '../util/sleep.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';
 
 /** Optional instrumentation hooks (a prom-client adapter can implement these). */
@@ -24,9 +25,6 @@ export interface WorkQueueMetrics {
   /** Called for every `addRateLimited`. */
   incRetries(): void;
 }
-
-/** The longest delay a Node timer holds. */
-const MaxTimerDelayMs = 2 ** 31 - 1;
 
 /** Time and timer source; injectable so delays are testable without waiting. */
 export interface QueueTimers {

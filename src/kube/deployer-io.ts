@@ -14,6 +14,7 @@ import { ApiError } from '../controller/errors.js';
 import type { PodWatcher, Predicate, RcWatcher, WaitOptions } from '../deployer/ports.js';
 import { WaitTimeoutError, WatchedObjectDeletedError } from '../deployer/ports.js';
 import { toPlain } from './plain.js';
+import { setLongTimeout, timerPeriodMs } from '../util/sleep.js';
 
 interface Named {
   metadata?: { name?: string; resourceVersion?: string };
@@ -238,13 +239,13 @@ function waitOnFeed<T extends Named, R>(feed: Feed<T>, spec: WaitSpec<T, R>): Pr
     let unsubscribe: (() => void) | undefined;
     let recheck: NodeJS.Timeout | undefined;
     const timeout = Number.isFinite(spec.timeoutMs)
-      ? setTimeout(() => finish(new WaitTimeoutError()), Math.max(0, spec.timeoutMs))
+      ? setLongTimeout(() => finish(new WaitTimeoutError()), spec.timeoutMs)
       : undefined;
 
     function finish(err: unknown, value?: R): void {
       if (finished) return;
       finished = true;
-      if (timeout) clearTimeout(timeout);
+      timeout?.clear();
       if (recheck) clearInterval(recheck);
       unsubscribe?.();
       if (err !== undefined) reject(err);
@@ -284,7 +285,7 @@ function waitOnFeed<T extends Named, R>(feed: Feed<T>, spec: WaitSpec<T, R>): Pr
       if (!finished && every !== undefined && every > 0) {
         recheck = setInterval(() => {
           if (performance.now() - feed.lastActivity >= every) feed.relist().catch((err: unknown) => finish(err));
-        }, every);
+        }, timerPeriodMs(every));
       }
     }, (err: unknown) => finish(err));
   });

@@ -5,7 +5,38 @@
  */
 
 /** The longest delay a Node timer holds; a longer one (or a non-number) fires after 1 ms. */
-const MaxTimerDelayMs = 2 ** 31 - 1;
+export const MaxTimerDelayMs = 2 ** 31 - 1;
+
+/** A cancellable one-shot timer from `setLongTimeout`. */
+export interface LongTimer {
+  clear(): void;
+}
+
+/**
+ * setTimeout for any delay: a wait longer than a Node timer holds (a legal timeoutSeconds or
+ * updatePeriodSeconds of weeks) goes in pieces instead of firing after 1 ms. `unref`: the timer
+ * alone does not keep the process alive.
+ */
+export function setLongTimeout(fn: () => void, ms: number, options: { unref?: boolean } = {}): LongTimer {
+  let left = Number.isFinite(ms) ? Math.max(0, ms) : MaxTimerDelayMs;
+  let timer: ReturnType<typeof setTimeout>;
+  const arm = (): void => {
+    timer = setTimeout(tick, Math.min(left, MaxTimerDelayMs));
+    if (options.unref) timer.unref?.();
+  };
+  function tick(): void {
+    left -= MaxTimerDelayMs;
+    if (left > 0) arm();
+    else fn();
+  }
+  arm();
+  return { clear: () => clearTimeout(timer) };
+}
+
+/** A setInterval period a Node timer holds: checking more often than every ~24.8 days is harmless. */
+export function timerPeriodMs(ms: number): number {
+  return Math.min(Math.max(1, ms), MaxTimerDelayMs);
+}
 
 /** Resolves after `ms` milliseconds, or early (without throwing) when `signal` aborts. */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
@@ -14,16 +45,9 @@ export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
       resolve();
       return;
     }
-    // A wait longer than a timer holds (a legal updatePeriodSeconds of weeks) goes in pieces.
-    let left = Math.max(0, ms);
-    let timer = setTimeout(tick, Math.min(left, MaxTimerDelayMs));
-    function tick(): void {
-      left -= MaxTimerDelayMs;
-      if (left > 0) timer = setTimeout(tick, Math.min(left, MaxTimerDelayMs));
-      else done();
-    }
+    const timer = setLongTimeout(done, ms);
     function done(): void {
-      clearTimeout(timer);
+      timer.clear();
       signal?.removeEventListener('abort', done);
       resolve();
     }

@@ -1,10 +1,11 @@
-import { describe, it, expect } from '@jest/globals';
+import { describe, it, expect, jest } from '@jest/globals';
 import { parseDcName } from '../../../src/cli/names.js';
 import { parseDryRun, parseDuration } from '../../../src/cli/flags.js';
 import { humanDuration } from '../../../src/cli/humanize.js';
 import { toYaml } from '../../../src/cli/output.js';
 import { applyMergePatch, createMergePatch } from '../../../src/util/merge-patch.js';
 import { generateRollback, undoDefaults } from '../../../src/apps/rollback.js';
+import { deadline } from '../../../src/cli/watch.js';
 import { makeDc } from './fixtures.js';
 
 describe('parseDcName', () => {
@@ -70,5 +71,22 @@ describe('generateRollback', () => {
     expect(from.spec.triggers?.[0]?.imageChangeParams?.automatic).toBe(true);
     const all = generateRollback(from, to, { revision: 0, includeTemplate: true, includeTriggers: true, includeStrategy: true, includeReplicationMeta: true });
     expect([all.spec.replicas, all.spec.strategy, all.spec.triggers]).toEqual([1, { type: 'Rolling' }, [{ type: 'ConfigChange' }]]);
+  });
+});
+
+describe('deadline (--timeout)', () => {
+  it('a --timeout longer than a Node timer holds (e.g. 800h) does not expire after 1 ms', async () => {
+    jest.useFakeTimers();
+    try {
+      const long = parseDuration('800h');
+      const timer = deadline(long);
+      await jest.advanceTimersByTimeAsync(1000);
+      expect([timer.expired(), timer.signal.aborted]).toEqual([false, false]);
+      await jest.advanceTimersByTimeAsync(long - 1000);
+      expect([timer.expired(), timer.signal.aborted]).toEqual([true, true]);
+      timer.dispose();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

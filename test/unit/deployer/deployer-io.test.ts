@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { ApiError, isNotFound } from '../../../src/controller/errors.js';
 import { WaitTimeoutError, WatchedObjectDeletedError } from '../../../src/deployer/ports.js';
@@ -80,6 +80,23 @@ describe('KubeDeployerWatchers.waitFor', () => {
 
     const slow = watchers([rc(2, 0)]).w.waitFor('ns', 'web-1', () => false, 20);
     await expect(slow).rejects.toBeInstanceOf(WaitTimeoutError);
+  });
+
+  it('a timeout longer than a Node timer holds (~24.8 days, a legal timeoutSeconds) does not fire after 1 ms', async () => {
+    jest.useFakeTimers();
+    try {
+      const { w } = watchers([rc(2, 0)]);
+      let outcome: unknown;
+      w.waitFor('ns', 'web-1', () => false, 30 * 86_400_000).catch((e: unknown) => { outcome = e; });
+      await jest.advanceTimersByTimeAsync(1000);
+      expect(outcome).toBeUndefined();
+      await jest.advanceTimersByTimeAsync(30 * 86_400_000 - 1001);
+      expect(outcome).toBeUndefined();
+      await jest.advanceTimersByTimeAsync(1);
+      expect(outcome).toBeInstanceOf(WaitTimeoutError);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('passes predicate errors through (UID checks)', async () => {
