@@ -28,6 +28,8 @@ import { newImageTriggerController } from './image/controller.js';
 import { allowAllCrossNamespace, denyAllCrossNamespace, type CrossNamespaceGate } from './image/cross-namespace.js';
 import { loadKubeConfig } from './kube/client.js';
 import { makeClients } from './kube/clients.js';
+import { RestClient, loadRestConfig } from './kube/rest.js';
+import { restControllerClients } from './kube/rest-clients.js';
 import { AdmissionPolicyGate } from './kube/cross-namespace-gate.js';
 import { DeployerAccessProvisioner } from './kube/deployer-access.js';
 import { KubeEventRecorder } from './kube/events.js';
@@ -69,13 +71,21 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
   // API mode (docs/apiserver.md): DCs are read and written in their storage group, never
   // through the aggregated API server.
   const clients = makeClients(kc, { fieldManager: Component, userAgent: Component, dcGroup: opts.dcGroup });
-  const informers = new InformerFactory(kc, clients, { namespace: opts.namespace, resyncMs: opts.resyncSeconds * 1000, log, dcGroup: opts.dcGroup });
+  // The busy path (what the syncs write through, the informers' lists and watches) goes through
+  // the small JSON client whenever the kubeconfig allows (src/kube/rest-clients.ts says why);
+  // exec/auth-provider plugins, proxies and merged kubeconfigs stay on client-node.
+  const restConfig = loadRestConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
+  const rest = restConfig ? new RestClient(restConfig, Component) : undefined;
+  const lean = rest ? restControllerClients(rest, { fieldManager: Component, dcGroup: opts.dcGroup }) : undefined;
+  const informers = new InformerFactory(kc, clients, {
+    namespace: opts.namespace, resyncMs: opts.resyncSeconds * 1000, log, dcGroup: opts.dcGroup, watch: rest, list: lean?.list,
+  });
   const ctx: ControllerContext = { workers: opts.workers, log, clock: systemClock, metrics };
   const api = {
-    dcs: metrics.instrument(clients.deploymentConfigs, 'deploymentconfigs'),
-    rcs: metrics.instrument(clients.replicationControllers, 'replicationcontrollers'),
-    pods: metrics.instrument(clients.pods, 'pods'),
-    events: metrics.instrument(clients.events, 'events'),
+    dcs: metrics.instrument(lean?.deploymentConfigs ?? clients.deploymentConfigs, 'deploymentconfigs'),
+    rcs: metrics.instrument(lean?.replicationControllers ?? clients.replicationControllers, 'replicationcontrollers'),
+    pods: metrics.instrument(lean?.pods ?? clients.pods, 'pods'),
+    events: metrics.instrument(lean?.events ?? clients.events, 'events'),
     streams: metrics.instrument(new KubeImageStreamClient(clients.customObjects, Component), 'imagestreams'),
   };
   const recorder = (component: string) => new KubeEventRecorder({ client: api.events, component, host: hostname(), log });

@@ -22,8 +22,14 @@ export interface InformerFactoryOptions {
   /** Period of the synthetic update for every cached object; 0 disables. */
   readonly resyncMs: number;
   readonly log: Logger;
-  /** Seam for unit tests. */
+  /** Opens the watches (default: client-node's Watch); also the seam for unit tests. */
   readonly watch?: WatchLike;
+  /**
+   * Lists a collection path (the one its informer watches) with the informer's label selector,
+   * e.g. on the controller's small JSON client (src/kube/rest-clients.ts); default: the typed
+   * list calls of the factory's `clients` (listFor).
+   */
+  readonly list?: (path: string, labelSelector?: string) => Promise<ListResult<KubernetesObject>>;
   /**
    * Group that stores DeploymentConfigs (API mode: apps.dcctl.io, docs/apiserver.md). The DC
    * informer lists and watches that group and caches the objects as apps.openshift.io/v1.
@@ -102,10 +108,11 @@ export class InformerFactory implements InformerSource {
     let informer = this.informers.get(key);
     if (informer && opts.indexers) throw new Error(`informer for ${key} already exists: indexers must come with the first request`);
     if (!informer) {
+      const rawList = this.opts.list;
       informer = createInformer<KubernetesObject>(this.kc, {
         path,
         labelSelector: resource.labelSelector,
-        list: listFor<KubernetesObject>(this.clients, resource, this.opts.namespace),
+        list: rawList ? () => rawList(path, resource.labelSelector) : listFor<KubernetesObject>(this.clients, resource, this.opts.namespace),
         resyncMs: this.opts.resyncMs,
         transform: cacheTransformFor(resource, storedElsewhere ? dcGroup : undefined),
         indexers: opts.indexers as Record<string, (obj: KubernetesObject) => string[]> | undefined,
