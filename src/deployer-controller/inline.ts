@@ -403,7 +403,10 @@ export async function runInlineStep(
         }
         memory.lastScaleAt = now;
         memory.lastProgressAt = now;
-        requeueMs = stage.kind === 'rolling' ? Math.max(Math.min(timing.updatePeriodMs, timing.intervalMs), 1) : timing.intervalMs;
+        // What follows a scale is a wait for the RCs (their watch events wake the rollout, see
+        // waitForRcsUntil in steps.ts) bounded by the stage's timeout, and in a rolling update
+        // the next scale down, updatePeriodSeconds after this step.
+        requeueMs = stage.kind === 'rolling' ? Math.max(timing.updatePeriodMs, 1) : Math.max(since + timing.timeoutMs - now, 1);
         if (stage.kind === 'rolling' && decision.target === 'from' && from && !scaledUpAfterDown) {
           // The next round's scale up may follow a scale down at once (the updater sleeps only
           // before scaling down): decide again on the old RC as just written.

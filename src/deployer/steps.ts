@@ -199,6 +199,16 @@ const waitAtMost = (recheckMs: number, deadline: number, now: number): StageDeci
   ({ kind: 'wait', recheckMs: Math.max(1, Math.min(recheckMs, deadline - now)) });
 
 /**
+ * A wait on the RCs' own state (their spec and status): every change of them reaches the
+ * pod-less rollout as a watch event of the controller's RC cache, which wakes it (design.md
+ * §6.8), so between two changes a look could only find the same state. The one thing that moves
+ * without an event is the clock: the recheck is the deadline. (Polling every intervalSeconds here
+ * made most of the deployer controller's syncs at 1000 rollouts: a rollout waiting 100 s for its
+ * pods was looked at 100 times.)
+ */
+const waitForRcsUntil = (deadline: number, now: number): StageDecision => ({ kind: 'wait', recheckMs: Math.max(1, deadline - now) });
+
+/**
  * Decides the next step of `stage` from `obs`. `until` stages are done at once. The timeouts are
  * the pod mode's: a Recreate scale that does not finish only moves on (the acceptance check
  * catches it), old pods still running after the Recreate timeout only warn, an acceptance check
@@ -221,7 +231,7 @@ export function decideStage(stage: RolloutStage, obs: ObservedRollout, timing: S
       if (!from) return { kind: 'done' };
       if (specReplicas(from) !== 0) return { kind: 'scale', target: 'from', replicas: 0, message: `Scaling ${rcName(from)} down to zero` };
       const scaleDeadline = obs.stageSince + timing.timeoutMs;
-      if (statusReplicas(from) !== 0 && now < scaleDeadline) return waitAtMost(1000, scaleDeadline, now);
+      if (statusReplicas(from) !== 0 && now < scaleDeadline) return waitForRcsUntil(scaleDeadline, now);
       if (obs.fromPodsRunning === undefined) return { kind: 'checkFromPods' };
       const podsDeadline = obs.stageSince + timing.recreateTimeoutMs;
       if (!obs.fromPodsRunning) return { kind: 'done' };
@@ -241,10 +251,10 @@ export function decideStage(stage: RolloutStage, obs: ObservedRollout, timing: S
         if (now >= deadline) {
           return { kind: 'fail', message: `update acceptor rejected ${rcName(to)}: pods for rc '${rcNamespace(to)}/${rcName(to)}' took longer than ${Math.round(timing.timeoutMs / 1000)} seconds to become available` };
         }
-        return waitAtMost(timing.intervalMs, deadline, now);
+        return waitForRcsUntil(deadline, now);
       }
       if ((observed && statusReplicas(to) === stage.replicas) || now >= deadline) return { kind: 'done' };
-      return waitAtMost(1000, deadline, now);
+      return waitForRcsUntil(deadline, now);
     }
     case 'rolling':
       return decideRolling(obs, timing);
@@ -266,7 +276,7 @@ function decideRolling(obs: ObservedRollout, timing: StageTiming): StageDecision
   if (newReplicas === obs.desired && oldReplicas === 0) {
     if (rcSynced(to)) return { kind: 'done' };
     if (now > progressDeadline) return { kind: 'fail', message: 'timed out waiting for the condition' };
-    return waitAtMost(timing.intervalMs, progressDeadline + 1, now);
+    return waitForRcsUntil(progressDeadline + 1, now);
   }
   // Unlike kubectl's Scaler, no wait for each scaled RC to be synced before the next step: the
   // fenceposts count spec.replicas (as the updater does) and the new RC's available replicas,
@@ -290,5 +300,5 @@ function decideRolling(obs: ObservedRollout, timing: StageTiming): StageDecision
     return { kind: 'scale', target: 'from', replicas: down, message: `Scaling ${rcName(from)} down to ${down}` };
   }
   if (now > progressDeadline) return { kind: 'fail', message: 'timed out waiting for any update progress to be made' };
-  return waitAtMost(timing.intervalMs, progressDeadline + 1, now);
+  return waitForRcsUntil(progressDeadline + 1, now);
 }

@@ -62,7 +62,9 @@ describe('decideStage', () => {
   it('scaleDownFrom: scales the old RC to 0, waits for its pods, only warns when they outlive the timeout', () => {
     const stage: RolloutStage = { kind: 'scaleDownFrom' };
     expect(decideStage(stage, observe({ from: rc(1, { replicas: 2 }) }), timing)).toEqual({ kind: 'scale', target: 'from', replicas: 0, message: 'Scaling config-1 down to zero' });
-    expect(decideStage(stage, observe({ from: rc(1, { replicas: 0, statusReplicas: 2 }) }), timing)).toEqual({ kind: 'wait', recheckMs: 1000 });
+    // The old RC's pods going away show in its status (a watch event wakes the rollout): the
+    // only recheck is the timeout.
+    expect(decideStage(stage, observe({ from: rc(1, { replicas: 0, statusReplicas: 2 }), now: t0 + 1000 }), timing)).toEqual({ kind: 'wait', recheckMs: 59_000 });
     expect(decideStage(stage, observe({ from: rc(1, { replicas: 0 }) }), timing)).toEqual({ kind: 'checkFromPods' });
     expect(decideStage(stage, observe({ from: rc(1, { replicas: 0 }), fromPodsRunning: false }), timing)).toEqual({ kind: 'done' });
     expect(decideStage(stage, observe({ from: rc(1, { replicas: 0 }), fromPodsRunning: true, now: t0 + 59_500 }), timing)).toEqual({ kind: 'wait', recheckMs: 500 });
@@ -75,7 +77,8 @@ describe('decideStage', () => {
     const from = rc(1);
     expect(decideStage(stage, observe({ from, to: rc(2, { phase: 'Running', replicas: 0 }) }), timing))
       .toEqual({ kind: 'scale', target: 'to', replicas: 1, message: 'Scaling config-2 to 1 before performing acceptance check' });
-    expect(decideStage(stage, observe({ from, to: rc(2, { replicas: 1, available: 0 }), now: t0 + 5000 }), timing)).toEqual({ kind: 'wait', recheckMs: 1000 });
+    // Availability shows in the RC's status (a watch event wakes the rollout): the recheck is the deadline.
+    expect(decideStage(stage, observe({ from, to: rc(2, { replicas: 1, available: 0 }), now: t0 + 5000 }), timing)).toEqual({ kind: 'wait', recheckMs: 55_000 });
     // A status the RC manager computed for an older generation proves nothing.
     expect(decideStage(stage, observe({ from, to: rc(2, { replicas: 1, generation: 2, observed: 1 }) }), timing).kind).toBe('wait');
     expect(decideStage(stage, observe({ from, to: rc(2, { replicas: 1 }) }), timing)).toEqual({ kind: 'done' });
@@ -92,8 +95,9 @@ describe('decideStage', () => {
       expect(decideStage(stage, observe({ from: rc(1, { replicas: 2 }), to: rc(2, { replicas: 0 }) }), rolling))
         .toEqual({ kind: 'scale', target: 'to', replicas: 1, message: 'Scaling config-2 up to 1' });
       // At the surge limit with the new pod not yet available: nothing may go down.
+      // The recheck is the progress deadline; the pod becoming available wakes it before.
       expect(decideStage(stage, observe({ from: rc(1, { replicas: 2 }), to: rc(2, { replicas: 1, available: 0 }), lastScaleAt: t0 - 5000 }), rolling))
-        .toEqual({ kind: 'wait', recheckMs: 1000 });
+        .toEqual({ kind: 'wait', recheckMs: 60_001 });
       expect(decideStage(stage, observe({ from: rc(1, { replicas: 2 }), to: rc(2, { replicas: 1 }), lastScaleAt: t0 - 5000 }), rolling))
         .toEqual({ kind: 'scale', target: 'from', replicas: 1, message: 'Scaling config-1 down to 1' });
     });
