@@ -113,8 +113,8 @@ let custom;
 async function setupCluster() {
   ensureCluster();
   process.env.KUBECONFIG = kubeconfig;
-  // Every CRD the controller watches (DeploymentConfig, ImageStream), as the install manifests do.
-  for (const f of ['crds/deploymentconfig.yaml', 'crds/imagestream.yaml', 'deploy/base/rbac-deployer.yaml', 'deploy/base/image-policy.yaml']) {
+  // Every CRD the controller watches (DeploymentConfig, ImageStream) and the DC's admission policy, as the install manifests do.
+  for (const f of ['crds/deploymentconfig.yaml', 'crds/deploymentconfig-policy.yaml', 'crds/imagestream.yaml', 'deploy/base/rbac-deployer.yaml', 'deploy/base/image-policy.yaml']) {
     if (existsSync(path.join(repo, f))) execFileSync('kubectl', ['apply', '--server-side', '--force-conflicts', '-f', path.join(repo, f)], { stdio: 'ignore' });
   }
   for (let i = 0; ; i++) {

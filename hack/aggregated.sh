@@ -103,7 +103,7 @@ YAML
 
 cmd_down() {
   if kubectl get apiservice v1.apps.openshift.io -o jsonpath='{.spec.service.name}' 2>/dev/null | grep -q .; then
-    kubectl apply --server-side --force-conflicts -f "$REPO_DIR/crds/deploymentconfig.yaml" >/dev/null
+    kubectl apply --server-side --force-conflicts -f "$REPO_DIR/crds/deploymentconfig.yaml" -f "$REPO_DIR/crds/deploymentconfig-policy.yaml" >/dev/null
     wait_established deploymentconfigs.apps.openshift.io
     node "$REPO_DIR/bin/dcctl.js" migrate-storage --to crd --force
   fi

@@ -47,7 +47,7 @@ if [ "${DCCTL_API:-crd}" = aggregated ]; then
   controller_args+=(--dc-group=apps.dcctl.io)
   crds=(imagestreams.image.openshift.io)
 else
-  kubectl apply --server-side --force-conflicts -f crds/deploymentconfig.yaml -f crds/imagestream.yaml -f deploy/base/rbac-deployer.yaml -f deploy/base/image-policy.yaml >/dev/null
+  kubectl apply --server-side --force-conflicts -f crds/deploymentconfig.yaml -f crds/deploymentconfig-policy.yaml -f crds/imagestream.yaml -f deploy/base/rbac-deployer.yaml -f deploy/base/image-policy.yaml >/dev/null
   crds=(deploymentconfigs.apps.openshift.io imagestreams.image.openshift.io)
 fi
 # `kubectl wait` fails at once on a CRD with no conditions yet, so poll.

@@ -186,7 +186,7 @@ export async function migrateStorage(rest: UserStorage, opts: MigrationOptions):
   await checkControllersStopped(rest, opts);
   const targetCrd = toApi ? `${Plural}.${StorageGroup}` : PublicCrd;
   if (!(await crdEstablished(rest, targetCrd))) {
-    throw new Error(`the CRD ${targetCrd} is not installed: apply ${toApi ? 'crds/storage/deploymentconfig.yaml' : 'crds/deploymentconfig.yaml'} first`);
+    throw new Error(`the CRD ${targetCrd} is not installed: apply ${toApi ? 'crds/storage/deploymentconfig.yaml' : 'crds/deploymentconfig.yaml and crds/deploymentconfig-policy.yaml'} first`);
   }
 
   // 1. Make the source readable. To API mode, the public CRD is the source: an APIService of the

@@ -6,8 +6,9 @@ import { ApiException, ApiextensionsV1Api, PatchStrategy, setHeaderOptions } fro
 import type { DeploymentConfig } from '../../src/apis/deploymentconfig.js';
 import { apis, createNamespace, deleteNamespace, kubectl, repoDir, waitFor } from '../support/kube.js';
 
-// Proves crds/deploymentconfig.yaml on a real kube-apiserver: every malformed DC of
-// test/fixtures/invalid-dcs is rejected with 422 at the field its header names, every DC of
+// Proves crds/deploymentconfig.yaml and crds/deploymentconfig-policy.yaml (the CRD's rules that
+// read the whole spec, as a ValidatingAdmissionPolicy) on a real kube-apiserver: every malformed DC
+// of test/fixtures/invalid-dcs is rejected with 422 at the field its header names, every DC of
 // test/fixtures/valid-dcs is accepted, and the scale and status subresources behave.
 
 const group = 'apps.openshift.io';
@@ -25,6 +26,11 @@ function loadFixtures(dir: string): Fixture[] {
   });
 }
 const invalid = loadFixtures('invalid-dcs');
+const policyFile = path.join(repoDir, 'crds/deploymentconfig-policy.yaml');
+const policyName = 'deploymentconfigs.apps.openshift.io';
+/** The messages of the policy's validations: a policy denial carries no field cause, only its message. */
+const policyMessages = (yaml.loadAll(readFileSync(policyFile, 'utf8')) as { kind?: string; spec?: { validations?: { message: string }[] } }[])
+  .find((d) => d?.kind === 'ValidatingAdmissionPolicy')?.spec?.validations?.map((v) => v.message) ?? [];
 const valid = loadFixtures('valid-dcs');
 
 interface StatusCause { field?: string; message?: string; reason?: string }
@@ -50,7 +56,7 @@ async function ensureCrd(): Promise<void> {
     const crd = await ext.readCustomResourceDefinition({ name: crdName }).catch(() => undefined);
     return crd?.status?.conditions?.some((c) => c.type === 'Established' && c.status === 'True') ?? false;
   };
-  if (!(await established())) kubectl(['apply', '--server-side', '--force-conflicts', '-f', path.join(repoDir, 'crds/deploymentconfig.yaml')]);
+  if (!(await established())) kubectl(['apply', '--server-side', '--force-conflicts', '-f', path.join(repoDir, 'crds/deploymentconfig.yaml'), '-f', policyFile]);
   await waitFor('the DeploymentConfig CRD to be established', established, { timeoutMs: 60_000 });
   // Established precedes the discovery/OpenAPI refresh by a moment: wait until creates are served.
   await waitFor('deploymentconfigs to be served', async () => custom.listNamespacedCustomObject({ group, version, namespace: 'default', plural }).then(() => true));
@@ -84,11 +90,18 @@ describe('DeploymentConfig CRD admission', () => {
       const status = await rejection(create(fixture.body));
       expect(status.code).toBe(422);
       const fields = (status.details?.causes ?? []).map((c) => c.field);
-      // The field is named both as a cause (machine readable) and in the message users see.
-      expect({ fields, message: status.message }).toEqual({
-        fields: expect.arrayContaining([fixture.field]),
-        message: expect.stringContaining(`${fixture.field}: `),
-      });
+      if (status.message?.includes(': ValidatingAdmissionPolicy ')) {
+        // A spec rule of the admission policy: kube-apiserver reports a policy denial with the
+        // policy's message alone (no field cause), which starts with the field.
+        expect(status.message).toContain(`ValidatingAdmissionPolicy '${policyName}' with binding '${policyName}' denied request: ${fixture.field}: `);
+        expect(policyMessages.some((m) => m.startsWith(`${fixture.field}: `) && m.includes(fixture.message!))).toBe(true);
+      } else {
+        // The field is named both as a cause (machine readable) and in the message users see.
+        expect({ fields, message: status.message }).toEqual({
+          fields: expect.arrayContaining([fixture.field]),
+          message: expect.stringContaining(`${fixture.field}: `),
+        });
+      }
       expect(status.message).toContain(fixture.message);
     });
   });
@@ -184,11 +197,18 @@ describe('DeploymentConfig CRD admission', () => {
 
   it('crds/ applies as a folder of manifests and as a kustomization', () => {
     const crds = path.join(repoDir, 'crds');
-    const expected = 'customresourcedefinition.apiextensions.k8s.io/deploymentconfigs.apps.openshift.io serverside-applied (server dry run)\n'
-      + 'customresourcedefinition.apiextensions.k8s.io/imagestreams.image.openshift.io serverside-applied (server dry run)\n';
-    expect(kubectl(['apply', '--server-side', '--force-conflicts', '--dry-run=server', '-f', crds])).toBe(expected);
-    expect(kubectl(['apply', '--server-side', '--force-conflicts', '--dry-run=server', '-k', crds])).toBe(expected);
-    expect(kubectl(['kustomize', path.join(repoDir, 'deploy')])).toContain('name: deploymentconfigs.apps.openshift.io');
+    const applied = (args: string[]) => kubectl(['apply', '--server-side', '--force-conflicts', '--dry-run=server', ...args]).trim().split('\n').sort();
+    const expected = [
+      'customresourcedefinition.apiextensions.k8s.io/deploymentconfigs.apps.openshift.io serverside-applied (server dry run)',
+      'customresourcedefinition.apiextensions.k8s.io/imagestreams.image.openshift.io serverside-applied (server dry run)',
+      `validatingadmissionpolicy.admissionregistration.k8s.io/${policyName} serverside-applied (server dry run)`,
+      `validatingadmissionpolicybinding.admissionregistration.k8s.io/${policyName} serverside-applied (server dry run)`,
+    ];
+    expect(applied(['-f', crds])).toEqual(expected);
+    expect(applied(['-k', crds])).toEqual(expected);
+    const installed = kubectl(['kustomize', path.join(repoDir, 'deploy')]);
+    expect(installed).toContain('name: deploymentconfigs.apps.openshift.io');
+    expect(installed).toContain('kind: ValidatingAdmissionPolicyBinding');
   });
 
   it('applies OpenShift\'s ImageStream defaults and accepts an empty referencePolicy type', async () => {
@@ -211,5 +231,20 @@ describe('DeploymentConfig CRD admission', () => {
     ));
     expect(status.code).toBe(422);
     expect(status.message).toMatch(/spec\.strategy\.recreateParams\.mid: .*only one of 'execNewPod' or 'tagImages' may be specified/);
+    // A spec rule of the admission policy applies to updates as well.
+    const mismatch = await rejection(custom.patchNamespacedCustomObject(
+      { group, version, namespace, plural, name: 'minimal', body: { spec: { selector: { app: 'not-the-template-label' } } } },
+      setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+    ));
+    expect([mismatch.code, mismatch.message]).toEqual([422, expect.stringContaining('spec.template.metadata.labels: Invalid value: `selector` does not match template `labels`')]);
+  });
+
+  it('leaves /status writes to the CRD: the policy matches creates and updates of the main resource only', () => {
+    const policy = yaml.loadAll(readFileSync(policyFile, 'utf8')).find((d) => (d as { kind?: string })?.kind === 'ValidatingAdmissionPolicy') as {
+      spec: { matchConstraints: { resourceRules: { apiGroups: string[]; resources: string[]; operations: string[] }[] } };
+    };
+    expect(policy.spec.matchConstraints.resourceRules).toEqual([
+      expect.objectContaining({ apiGroups: [group], resources: [plural], operations: ['CREATE', 'UPDATE'] }),
+    ]);
   });
 });

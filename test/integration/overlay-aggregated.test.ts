@@ -55,6 +55,9 @@ describe('deploy/overlays/aggregated with hack/apiserver-certs.sh', () => {
     const [controller] = find('Deployment', 'deploymentconfig-controller');
     expect(controller!.spec.template.spec.containers[0].args).toContain('--dc-group=apps.dcctl.io');
     expect(find('CustomResourceDefinition', 'deploymentconfigs.apps.openshift.io')).toEqual([]);
+    // Its admission policy goes with it; the image policy stays.
+    expect(find('ValidatingAdmissionPolicy', 'deploymentconfigs.apps.openshift.io')).toEqual([]);
+    expect(find('ValidatingAdmissionPolicyBinding', 'deploymentconfigs.apps.openshift.io')).toEqual([]);
   });
 
   it('passes kube-apiserver\'s admission as a whole (server-side dry run)', () => {

@@ -30,14 +30,39 @@ export default async function globalSetup() {
   if (existsSync(crdDir) && process.env.DCCTL_TEST_SKIP_CRDS !== '1') {
     try {
       execFileSync('kubectl', ['apply', '--server-side', '--force-conflicts',
-        '-f', path.join(crdDir, 'deploymentconfig.yaml'), '-f', path.join(crdDir, 'imagestream.yaml'),
+        '-f', path.join(crdDir, 'deploymentconfig.yaml'), '-f', path.join(crdDir, 'deploymentconfig-policy.yaml'), '-f', path.join(crdDir, 'imagestream.yaml'),
         '-f', path.join(repo, 'deploy/base/rbac-deployer.yaml'), '-f', path.join(repo, 'deploy/base/image-policy.yaml')], { stdio: ['ignore', 'ignore', 'inherit'] });
       await waitForEstablished(['deploymentconfigs.apps.openshift.io', 'imagestreams.image.openshift.io']);
+      await waitForPolicyInForce();
     } catch (err) {
       // Setup failures skip the teardown: stop what this setup started before giving up.
       if (globalThis.__LOCAL_CLUSTER_STARTED__) execFileSync('bash', [script, 'down'], { stdio: 'inherit', env: process.env });
       throw err;
     }
+  }
+}
+
+/**
+ * Polls until kube-apiserver enforces crds/deploymentconfig-policy.yaml (its admission plugin loads
+ * policies from a watch, a moment after they are created): a server-side dry run of a DC whose
+ * selector does not match its template labels must be refused by the policy.
+ */
+async function waitForPolicyInForce(timeoutMs = 60_000) {
+  const probe = JSON.stringify({
+    apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', metadata: { name: 'policy-probe', namespace: 'default' },
+    spec: { selector: { app: 'a' }, template: { metadata: { labels: { app: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } },
+  });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let refused = '';
+    try {
+      execFileSync('kubectl', ['create', '--dry-run=server', '-o', 'name', '-f', '-'], { input: probe, stdio: ['pipe', 'ignore', 'pipe'] });
+    } catch (err) {
+      refused = String(err.stderr ?? '');
+    }
+    if (refused.includes('ValidatingAdmissionPolicy')) return;
+    if (Date.now() > deadline) throw new Error(`the DeploymentConfig admission policy is not in force after ${timeoutMs} ms${refused ? `: ${refused.trim()}` : ''}`);
+    await new Promise((r) => setTimeout(r, 200));
   }
 }
 

@@ -198,3 +198,43 @@ describe('crds/deploymentconfig.yaml', () => {
     for (const r of rules) expect([r.rule, Boolean(r.message ?? r.messageExpression)]).toEqual([r.rule, true]);
   });
 });
+
+interface Policy {
+  kind: string;
+  metadata: { name: string };
+  spec: {
+    policyName?: string;
+    validationActions?: string[];
+    failurePolicy?: string;
+    matchConstraints?: { resourceRules: { apiGroups: string[]; apiVersions: string[]; operations: string[]; resources: string[] }[] };
+    matchConditions?: { name: string; expression: string }[];
+    validations?: { expression: string; message: string; reason: string }[];
+  };
+}
+
+describe('crds/deploymentconfig-policy.yaml (design.md §2.3)', () => {
+  const docs = yaml.loadAll(readFileSync(path.join(repo, 'crds/deploymentconfig-policy.yaml'), 'utf8')) as Policy[];
+  const policy = docs.find((d) => d.kind === 'ValidatingAdmissionPolicy')!;
+  const binding = docs.find((d) => d.kind === 'ValidatingAdmissionPolicyBinding')!;
+  const storage = yaml.load(readFileSync(path.join(repo, 'crds/storage/deploymentconfig.yaml'), 'utf8')) as Crd;
+  const storageSpecRules = storage.spec.versions[0]!.schema.openAPIV3Schema.properties!['spec']!['x-kubernetes-validations'] ?? [];
+
+  it('holds the rules that read the whole spec, which the CRD (evaluated on every /status write) no longer has', () => {
+    expect(at('spec')['x-kubernetes-validations']).toBeUndefined();
+    // The storage CRD of API mode keeps them in its schema: both modes enforce the same rules.
+    expect(storageSpecRules.length).toBe(17);
+    expect(policy.spec.validations?.map((v) => v.expression)).toEqual(storageSpecRules.map((r) => r.rule.replace(/\bself\b/g, 'object.spec')));
+  });
+
+  it('names the field first in every message, as the CRD\'s errors do', () => {
+    expect(policy.spec.validations?.map((v) => v.message.split(': ')[0])).toEqual(storageSpecRules.map((r) => `spec${r.fieldPath}`));
+    for (const v of policy.spec.validations ?? []) expect([v.message, v.reason]).toEqual([expect.stringMatching(/^spec\.[^:]+: (Required|Invalid|Unsupported) value: /), 'Invalid']);
+  });
+
+  it('matches creates and spec changes of the main resource only, and denies', () => {
+    expect(policy.spec.matchConstraints?.resourceRules).toEqual([{ apiGroups: ['apps.openshift.io'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deploymentconfigs'] }]);
+    expect(policy.spec.matchConditions?.map((c) => c.expression)).toEqual(["request.operation == 'CREATE' || object.spec != oldObject.spec"]);
+    expect(policy.spec.failurePolicy).toBe('Fail');
+    expect(binding.spec).toEqual({ policyName: policy.metadata.name, validationActions: ['Deny'] });
+  });
+});
