@@ -454,6 +454,41 @@ function inlineTimeline(namespace, events, marks) {
   return d;
 }
 
+/**
+ * 409 Conflicts in `ns` per `client verb resource[/subresource]`, and for each, whose write it
+ * lost to: the last successful write to the same object completed before the conflicting
+ * request did. `own` means the client's own previous write (it decided on a cache that had not
+ * seen that write yet); a client name means another client wrote in between.
+ */
+function classifyConflicts(events, ns) {
+  const conflicts = {};
+  const conflictCauses = {};
+  const resourceOf = (e) => `${e.objectRef.resource}${e.objectRef.subresource ? `/${e.objectRef.subresource}` : ''}`;
+  const writes = new Map();
+  for (const e of events) {
+    if (e.objectRef?.namespace !== ns || !['create', 'update', 'patch'].includes(e.verb) || !(e.responseStatus?.code < 300)) continue;
+    const obj = `${e.objectRef.resource}/${e.objectRef.name}`;
+    if (!writes.has(obj)) writes.set(obj, []);
+    writes.get(obj).push(e);
+  }
+  for (const e of events) {
+    if (e.responseStatus?.code !== 409 || e.objectRef?.namespace !== ns) continue;
+    const client = clientOf(e.userAgent);
+    const key = `${client} ${e.verb} ${resourceOf(e)}`;
+    conflicts[key] = (conflicts[key] ?? 0) + 1;
+    const done = Date.parse(e.stageTimestamp);
+    let last;
+    for (const w of writes.get(`${e.objectRef.resource}/${e.objectRef.name}`) ?? []) {
+      const t = Date.parse(w.stageTimestamp);
+      if (t <= done && (!last || t >= Date.parse(last.stageTimestamp))) last = w;
+    }
+    const cause = !last ? 'unknown' : clientOf(last.userAgent) === client ? 'own' : clientOf(last.userAgent);
+    conflictCauses[key] ??= {};
+    conflictCauses[key][cause] = (conflictCauses[key][cause] ?? 0) + 1;
+  }
+  return { conflicts, conflictCauses };
+}
+
 async function runOne(kind, n) {
   const ns = await createNamespace(`bench-${kind}-${n}`);
   log(`${kind} N=${n}: namespace ${ns}`);
@@ -476,6 +511,9 @@ async function runOne(kind, n) {
   const timeoutMs = 120_000 + n * 4_000;
   const phases = {};
   const marks = {};
+  // The audit backend writes in batches: requests made before the measured phases (the
+  // controller's start-up lists) can land after auditOffset. Only the phases' own requests count.
+  const windowStart = Date.now();
   for (const [phase, version] of [['create', 1], ['update', 2]]) {
     watcher.phase((o) => (isDc(kind) ? dcDone(o, version) : deploymentDone(o, version)));
     const issued = new Map();
@@ -502,15 +540,10 @@ async function runOne(kind, n) {
   }
   const proc = sampler.stop();
   await sleep(1500); // the audit backend writes in batches
-  const events = readAudit(auditLog, auditOffset);
+  const events = readAudit(auditLog, auditOffset).filter((e) => Date.parse(e.requestReceivedTimestamp) >= windowStart);
   watcher.stop();
   const counts = countByClientVerb(events);
-  const conflicts = {};
-  for (const e of events) {
-    if (e.responseStatus?.code !== 409 || e.objectRef?.namespace !== ns) continue;
-    const key = `${clientOf(e.userAgent)} ${e.verb} ${e.objectRef.resource}${e.objectRef.subresource ? `/${e.objectRef.subresource}` : ''}`;
-    conflicts[key] = (conflicts[key] ?? 0) + 1;
-  }
+  const { conflicts, conflictCauses } = classifyConflicts(events, ns);
   const ourClients = isDc(kind) ? ['dc-controller', 'deployer', 'kcm/replication-controller'] : ['kcm/deployment-controller', 'kcm/replicaset-controller'];
   const perVerb = {};
   for (const c of ourClients) for (const [verb, k] of Object.entries(counts[c] ?? {})) perVerb[verb] = (perVerb[verb] ?? 0) + k;
@@ -541,7 +574,7 @@ async function runOne(kind, n) {
     ? { controller: proc.controller.cpuSeconds, deployers: proc.kubelet.childCpuSeconds, kcm: proc.kcm.cpuSeconds }
     : { kcm: proc.kcm.cpuSeconds };
   return {
-    kind, n, ns, phases, counts, conflicts, perVerb, rollouts, cpu,
+    kind, n, ns, phases, counts, conflicts, conflictCauses, perVerb, rollouts, cpu,
     cpuTotal: Object.values(cpu).reduce((a, b) => a + b, 0),
     rss: isDc(kind)
       ? { controller: proc.controller.peakRss, deployersPeakSum: proc.kubelet.peakChildrenRss, deployerPeakOne: proc.kubelet.peakChildRss, maxDeployers: proc.kubelet.maxChildren, kcm: proc.kcm.peakRss }
@@ -691,7 +724,7 @@ function report(results, idle, skipped) {
   L.push('');
   L.push('## Method', '');
   L.push('- Times: wall clock from the create (or template patch) request of an object to the watch event that shows it rolled out; "total" is from the first request of the phase to the last object done.');
-  L.push('- API requests: kube-apiserver has no per-client request metric (apiserver_request_total has no user-agent label), so the bench cluster runs with an audit policy (bench/audit-policy.yaml, level Metadata, leases excluded) and the bench counts audit events per user agent and verb (each request once). Our controller sends `deploymentconfig-controller`, deployer processes `dcctl-deployer`; kube-controller-manager\'s client-go appends the controller name (`.../replication-controller`, `.../deployment-controller`, `.../replicaset-controller`). Watches count once when they start. Figures are per rollout (2N rollouts: create + update).');
+  L.push('- API requests: kube-apiserver has no per-client request metric (apiserver_request_total has no user-agent label), so the bench cluster runs with an audit policy (bench/audit-policy.yaml, level Metadata, leases excluded) and the bench counts audit events per user agent and verb (each request once). Our controller sends `deploymentconfig-controller`, deployer processes `dcctl-deployer`; kube-controller-manager\'s client-go appends the controller name (`.../replication-controller`, `.../deployment-controller`, `.../replicaset-controller`). Watches count once when they start. Only requests received after the first measured phase began count (the audit log is written in batches, so the controller\'s start-up lists would otherwise land in the window). Figures are per rollout (2N rollouts: create + update).');
   L.push('- CPU: utime+stime from /proc/<pid>/stat over the run, for the controller, kube-controller-manager (whole process, all its controllers) and the deployer processes (the process kubelet\'s reaped-children time). RSS: peak of 250 ms samples of VmRSS.', '');
   L.push('## DeploymentConfig vs Deployment', '');
   L.push('"Demanded wait": the time the DC\'s own parameters make a rollout wait even with pods that are ready at once (updatePeriodSeconds between the rolling updater\'s rounds; computed with the updater\'s fencepost arithmetic). The last column compares the DC\'s p50 with the Deployment\'s p50 plus that wait.', '');
@@ -728,11 +761,15 @@ function report(results, idle, skipped) {
       L.push(`- N=${n} ${kind} ${c}: ${verbsLine(dc.counts[c] ?? {}, dc.rollouts) || 'none'}`);
     }
   }
-  L.push('', 'Write conflicts (HTTP 409; each costs a retry), per rollout:', '');
+  L.push('', 'Write conflicts (HTTP 409; each costs a retry), per rollout, with whose write each lost to (the last write to the object before it: "own" is the client\'s own previous write, which its cache had not seen yet):', '');
+  const causesOf = (r, k) => {
+    const causes = Object.entries(r.conflictCauses?.[k] ?? {}).sort((a, b) => b[1] - a[1]);
+    return causes.length ? ` (${causes.map(([c, x]) => `${fmt.n(x / r.rollouts, 2)} after ${c === 'own' ? 'its own write' : c === 'unknown' ? 'no write seen' : `a ${c} write`}`).join(', ')})` : '';
+  };
   for (const [n, v] of byN) {
     for (const r of [v.dc, v['dc-inline'], v.deploy]) {
       if (!r) continue;
-      const items = Object.entries(r.conflicts).sort((a, b) => b[1] - a[1]).map(([k, x]) => `${k} ${fmt.n(x / r.rollouts, 2)}`);
+      const items = Object.entries(r.conflicts).sort((a, b) => b[1] - a[1]).map(([k, x]) => `${k} ${fmt.n(x / r.rollouts, 2)}${causesOf(r, k)}`);
       L.push(`- N=${n} ${kindLabel[r.kind]}: ${items.join(', ') || 'none'}`);
     }
   }
@@ -838,11 +875,16 @@ function analysis(byN) {
     if (!r || !deploy) continue;
     const tot = (x) => Object.values(x.perVerb).reduce((a, b) => a + b, 0) / x.rollouts;
     const ours = Object.entries(r.conflicts).filter(([k]) => k.startsWith('dc-controller ')).reduce((a, [, x]) => a + x, 0);
+    // Conflicts of the RC manager's status writes, by whose write they lost to.
+    const rcm = r.conflictCauses?.['kcm/replication-controller update replicationcontrollers/status'] ?? {};
+    const rcmOwn = (rcm.own ?? 0) / r.rollouts;
+    const rcmOurs = Object.entries(rcm).filter(([cause]) => cause === 'dc-controller').reduce((a, [, x]) => a + x, 0) / r.rollouts;
     const c = r.inlineSteps;
     const med = (xs) => percentile(xs ?? [], 50);
     const ctlPerRollout = r.cpu.controller / r.rollouts;
     const kcmPerDeployment = deploy.cpu.kcm / deploy.rollouts;
     out.push(`N=${n} pod-less (dc-inline) against Deployments, same plane, one run: total time ${fmt.ratio(r.phases.create.totalMs, deploy.phases.create.totalMs)} (first rollout) and ${fmt.ratio(r.phases.update.totalMs, deploy.phases.update.totalMs)} (template update), target ≤ 1.0×; API requests per rollout ${fmt.n(tot(r), 1)} against ${fmt.n(tot(deploy), 1)} = ${fmt.ratio(tot(r), tot(deploy))}, target ≤ 1.2×; conflicts from our controller ${fmt.n(ours / r.rollouts, 2)} per rollout, target 0; controller CPU ${fmt.n(ctlPerRollout * 1000, 0)} ms per rollout against kube-controller-manager's ${fmt.n(kcmPerDeployment * 1000, 0)} ms per Deployment rollout.`
+      + (r.conflictCauses ? ` The RC manager's status writes conflicted ${fmt.n(rcmOwn, 2)} times per rollout with its own previous write (its cache had not seen it yet; each conflict is followed by a GET and the PUT again, about ${fmt.n(3 * rcmOwn, 1)} requests per rollout) and ${fmt.n(rcmOurs, 2)} times with a write of our controller; the ReplicaSet controller (the same code in kube-controller-manager) had ${fmt.n((deploy.conflicts['kcm/replicaset-controller update replicasets/status'] ?? 0) / deploy.rollouts, 2)} status conflicts per rollout in the Deployment run: since kube 1.36 it waits for its own writes before syncing a ReplicaSet again (feature gate StaleControllerConsistencyReplicaSet).` : '')
       + (c ? ` Where the time goes (medians): ${fmt.ms(med(c.writeToRc))} from the DC write to the RC, ${fmt.ms(med(c.rcToFirstStep))} to the first step, ${fmt.ms(med(c.steps))} of steps (the template update demands ${fmt.s((r.demandedWaitMs?.update ?? 0) / 1000)} of updatePeriodSeconds; the rest is the RC manager creating pods and kwok's ${readyDelayMs} ms readiness), ${fmt.ms(med(c.lastStepToDone))} from Complete to the DC status saying so. Per-object p50 ${fmt.s(r.phases.update.p50 / 1000)} against the Deployment's ${fmt.s(deploy.phases.update.p50 / 1000)} + ${fmt.s((r.demandedWaitMs?.update ?? 0) / 1000)} demanded (template update).` : ''));
   }
   const last = [...byN].filter(([, v]) => v.dc && v.deploy).at(-1);

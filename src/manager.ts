@@ -123,7 +123,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
   if (opts.enableDeployerController) {
     const access = new DeployerAccessProvisioner(kc, opts.deployerServiceAccount, opts.manageDeployerAccess !== false, Component);
     controllers.push(newDeployerController(informers, {
-      rcs: rcWriter, rcLister: rcCache, pods: api.pods, recorder: recorder('deployer-controller'),
+      rcs: rcWriter, rcLister: rcCache, ownCreates: rcCache, pods: api.pods, recorder: recorder('deployer-controller'),
       ensureDeployerAccess: (namespace) => access.ensure(namespace),
       rcsOfDc: (namespace, dc) => rcInformer.byIndex('dcLabel', `${namespace}/${dc}`)
         .map((rc) => rcCache.get(namespace, rc.metadata?.name ?? '') ?? rc),

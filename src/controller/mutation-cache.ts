@@ -10,8 +10,12 @@
  * resourceVersion (never seen from kube-apiserver) falls back to the informer's copy. A
  * remembered object is dropped once the informer holds the same or a newer version, or after
  * `ttlMs` (client-go: 10 s), so a write whose watch event was lost cannot pin a stale copy.
+ *
+ * Our creates are also announced to `onCreated` handlers at once (not client-go's): the deployer
+ * controller takes a new RC's first step without waiting for the informer's add event, which
+ * arrives one watch round trip later (design.md §5.1).
  */
-import type { Clock, Lister } from './ports.js';
+import type { Clock, Lister, OwnCreates } from './ports.js';
 
 interface Versioned {
   metadata?: { namespace?: string; name?: string; resourceVersion?: string };
@@ -47,8 +51,9 @@ export function isNewer(candidate: Versioned, base: Versioned | undefined): bool
 }
 
 /** A Lister that overlays our own recent writes on an informer's cache. */
-export class MutationCache<T extends Versioned> implements Lister<T> {
+export class MutationCache<T extends Versioned> implements Lister<T>, OwnCreates<T> {
   private readonly writes = new Map<string, Entry<T>>();
+  private readonly createdHandlers: Array<(obj: T) => void> = [];
 
   constructor(
     private readonly backing: Lister<T>,
@@ -67,6 +72,11 @@ export class MutationCache<T extends Versioned> implements Lister<T> {
     // Two writes in flight may answer out of order: keep the newer one.
     if (prev && !isNewer(obj, prev.obj)) return;
     this.writes.set(key, { obj, at: this.clock.now().getTime(), created: created || (prev?.created ?? false) });
+    if (created) for (const handler of this.createdHandlers) handler(obj);
+  }
+
+  onCreated(handler: (obj: T) => void): void {
+    this.createdHandlers.push(handler);
   }
 
   get(namespace: string, name: string): T | undefined {

@@ -81,6 +81,14 @@ export interface EventSource<T> {
   on(event: 'update', handler: (oldObj: T, newObj: T) => void): void;
 }
 
+/**
+ * Objects this process created, announced as soon as the API server answered the create: the
+ * informer's add event for them arrives one watch round trip later (see MutationCache).
+ */
+export interface OwnCreates<T> {
+  onCreated(handler: (obj: T) => void): void;
+}
+
 /** A started-on-demand cache of one collection: read through the lister, watched through events. */
 export interface SharedInformer<T> extends Lister<T>, EventSource<T> {}
 

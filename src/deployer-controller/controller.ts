@@ -11,7 +11,7 @@ import { DeployerPods, ReplicationControllers } from '../apis/resources.js';
 import { ActionableError } from '../controller/errors.js';
 import type { ImageStreamClient } from '../image/ports.js';
 import type {
-  EventClient, EventRecorder, EventSource, InformerSource, Lister, PodClient, ReplicationControllerClient,
+  EventClient, EventRecorder, EventSource, InformerSource, Lister, OwnCreates, PodClient, ReplicationControllerClient,
 } from '../controller/ports.js';
 import { newController, newQueue, type Controller, type ControllerContext } from '../controller/runner.js';
 import type { WorkQueue } from '../controller/workqueue.js';
@@ -26,6 +26,8 @@ export interface DeployerControllerClients {
   readonly recorder: EventRecorder;
   /** The RC lister that sees this process's own writes (the shared mutation cache). */
   readonly rcLister: Lister<V1ReplicationController>;
+  /** RCs this process created (the DC controller's new versions), announced before their watch event. */
+  readonly ownCreates?: OwnCreates<V1ReplicationController>;
   /** Creates the deployer service account and role binding in a namespace (undefined: never). */
   readonly ensureDeployerAccess?: (namespace: string) => Promise<string[] | void>;
   /** Pod-less rollouts: the RCs of a DC from an index (default: a scan of the namespace). */
@@ -51,7 +53,7 @@ export function newDeployerController(
   const name = 'deployer';
   const queue = newQueue(ctx, name);
   const inline = new InlineRollouts();
-  wireDeployerController({ rcs, pods, rcLister: rcs, queue, inline });
+  wireDeployerController({ rcs, pods, rcLister: rcs, queue, inline, ownCreates: clients.ownCreates });
   const deps: DeployerSyncDeps = {
     rcLister: clients.rcLister, podLister: pods, rcClient: clients.rcs, podClient: clients.pods, recorder: clients.recorder,
     clock: ctx.clock, log: ctx.log.child({ controller: name }), ensureDeployerAccess: clients.ensureDeployerAccess, options,
@@ -65,6 +67,9 @@ export function newDeployerController(
     },
   });
 }
+
+/** Own creates remembered until their add event arrives (see wireDeployerController). */
+const MaxAnnouncedCreates = 10_000;
 
 export const isDeploymentRc = (rc: V1ReplicationController): boolean =>
   Boolean(rc.metadata?.annotations?.[Annotations.DeploymentConfig]);
@@ -99,12 +104,36 @@ export function wireDeployerController(opts: {
   rcLister: Lister<V1ReplicationController>;
   queue: WorkQueue;
   inline?: InlineRollouts;
+  ownCreates?: OwnCreates<V1ReplicationController>;
 }): void {
-  const { rcs, pods, rcLister, queue, inline } = opts;
+  const { rcs, pods, rcLister, queue, inline, ownCreates } = opts;
   const enqueueRc = (rc: V1ReplicationController) => {
     if (isDeploymentRc(rc) && rc.metadata?.namespace && rc.metadata.name) queue.add(objectKey(rc.metadata.namespace, rc.metadata.name));
   };
-  rcs.on('add', enqueueRc);
+  // An RC this process just created (a new version) is synced at once, from the mutation cache,
+  // instead of one watch round trip later: the rollout's first step (the first scale of a
+  // pod-less rollout, the deployer pod) then usually reaches the API server before the RC
+  // manager's first sync of the RC, which then creates the pods at once instead of first writing
+  // the status of an RC at 0 replicas, often in conflict with that scale (design.md §5.1).
+  // The informer's add event for exactly that version (same resourceVersion) is then no news.
+  const announced = new Map<string, string | undefined>();
+  ownCreates?.onCreated((rc) => {
+    if (!isDeploymentRc(rc) || !rc.metadata?.namespace || !rc.metadata.name) return;
+    // An add event that never comes (the RC deleted before the watch saw it) leaves its entry:
+    // bounded, since forgetting one only costs a sync.
+    if (announced.size >= MaxAnnouncedCreates) announced.clear();
+    announced.set(objectKey(rc.metadata.namespace, rc.metadata.name), rc.metadata.resourceVersion);
+    enqueueRc(rc);
+  });
+  rcs.on('add', (rc) => {
+    const key = objectKey(rc.metadata?.namespace ?? '', rc.metadata?.name ?? '');
+    if (announced.has(key)) {
+      const rv = announced.get(key);
+      announced.delete(key);
+      if (rv !== undefined && rv === rc.metadata?.resourceVersion) return;
+    }
+    enqueueRc(rc);
+  });
   rcs.on('update', (old, rc) => {
     // A pod-less rollout in flight reads its RCs' status (§6.8): any change of one of its DC's
     // RCs wakes it.

@@ -70,4 +70,14 @@ describe('MutationCache', () => {
     expect(cache.get('ns', 'gone')).toBeUndefined();
     expect(cache.list('ns').map((o) => o.metadata.name)).toEqual(['new']);
   });
+
+  it('announces our creates to onCreated handlers at once, and nothing else', () => {
+    const { backing, cache } = setup();
+    const announced: string[] = [];
+    cache.onCreated((o) => announced.push(`${o.metadata.name}@${o.metadata.resourceVersion}`));
+    cache.mutated(obj('a', '3'), true);
+    backing.set(obj('b', '4'));
+    cache.mutated(obj('b', '5'));
+    expect(announced).toEqual(['a@3']);
+  });
 });
