@@ -52,6 +52,9 @@ function toInvolvedObject(target: InvolvedObject | KubeObjectLike): InvolvedObje
   return { apiVersion: target.apiVersion, kind: target.kind, name: meta.name, namespace: meta.namespace, uid: meta.uid, resourceVersion: meta.resourceVersion };
 }
 
+/** Same-millisecond suffix of event names, shared by every recorder of the process (see nanosHex). */
+let eventNameSeq = 0;
+
 /** Longest message the recorder sends; longer ones are cut (the API validates event size). */
 const MaxMessageLength = 1024;
 
@@ -66,7 +69,6 @@ export class KubeEventRecorder implements EventRecorder {
   private readonly seen = new Map<string, Seen>();
   private tail: Promise<void> = Promise.resolve();
   private pending = 0;
-  private seq = 0;
 
   constructor(private readonly opts: EventRecorderOptions) {
     this.client = opts.client;
@@ -157,9 +159,15 @@ export class KubeEventRecorder implements EventRecorder {
     }
   }
 
-  /** client-go names events `<object>.<hex UnixNano>`; a counter keeps same-millisecond names unique. */
+  /**
+   * client-go names events `<object>.<hex UnixNano>`; a counter keeps same-millisecond names
+   * unique. It is the process's, not the recorder's: each controller has its own recorder, and
+   * two of them often record for the same DC in the same millisecond (DeploymentCreated and the
+   * first ScalingReplicationController); with a counter each, equal counts gave equal names, and
+   * the second create failed with AlreadyExists, losing the event.
+   */
   private nanosHex(ms: number): string {
-    this.seq = (this.seq + 1) % 1_000_000;
-    return (BigInt(ms) * 1_000_000n + BigInt(this.seq)).toString(16);
+    eventNameSeq = (eventNameSeq + 1) % 1_000_000;
+    return (BigInt(ms) * 1_000_000n + BigInt(eventNameSeq)).toString(16);
   }
 }

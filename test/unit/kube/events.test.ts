@@ -37,6 +37,16 @@ describe('KubeEventRecorder', () => {
     expect(event.firstTimestamp).toEqual(new Date('2024-01-01T00:00:00Z'));
   });
 
+  it('gives events of two recorders for the same object in the same millisecond different names', async () => {
+    const { f, created, rec, lines } = setup();
+    const other = new KubeEventRecorder({ client: f.eventClient, component: 'deployer-controller', log: memoryLog().log, clock: { now: () => new Date('2024-01-01T00:00:00Z') } });
+    rec.event(dc, 'Normal', 'DeploymentCreated', 'Created new replication controller "web-1" for version 1');
+    other.event(dc, 'Normal', 'ScalingReplicationController', 'Scaling web-1 to 3');
+    await Promise.all([rec.flush(), other.flush()]);
+    expect(created().map((c) => c.event.reason)).toEqual(['DeploymentCreated', 'ScalingReplicationController']);
+    expect(lines.filter((l) => l.msg === 'Failed to record event')).toEqual([]);
+  });
+
   it('aggregates an identical event within 10 minutes into a count/lastTimestamp patch', async () => {
     const { created, patched, rec, setNow } = setup();
     rec.event(dc, 'Warning', 'FailedCreate', 'quota exceeded');
