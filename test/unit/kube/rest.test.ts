@@ -81,6 +81,12 @@ describe('statusError', () => {
 });
 
 describe('RestClient', () => {
+  it('names the TLS material it cannot use when it is made, not at its first request', () => {
+    const make = () => new RestClient({ server: 'https://h:6443', cert: Buffer.from('not a certificate'), key: Buffer.from('not a key') }, 'test');
+    expect(make).toThrow(KubeConfigError);
+    expect(make).toThrow(/certificate authority, client certificate or client key of https:\/\/h:6443 cannot be used/);
+  });
+
   async function server(handler: http.RequestListener) {
     const s = http.createServer(handler);
     await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
