@@ -14,9 +14,9 @@ import { hostname } from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import { pino, type Logger } from 'pino';
-import type { V1ReplicationController } from '@kubernetes/client-node';
+import type { V1ReplicationController, V1RoleBinding, V1ServiceAccount } from '@kubernetes/client-node';
 import type { DeploymentConfig } from './apis/deploymentconfig.js';
-import { DeploymentConfigs, ReplicationControllers } from './apis/resources.js';
+import { DeploymentConfigs, deployerRoleBindings, deployerServiceAccounts, ReplicationControllers } from './apis/resources.js';
 import { MutationCache } from './controller/mutation-cache.js';
 import { recordingDcClient, recordingRcClient } from './controller/recording-clients.js';
 import { systemClock } from './controller/ports.js';
@@ -31,7 +31,7 @@ import { makeClients } from './kube/clients.js';
 import { RestClient, loadRestConfig } from './kube/rest.js';
 import { restControllerClients } from './kube/rest-clients.js';
 import { AdmissionPolicyGate } from './kube/cross-namespace-gate.js';
-import { DeployerAccessProvisioner } from './kube/deployer-access.js';
+import { DeployerAccessProvisioner, DeployerRoleBinding, kubeDeployerAccessWriters } from './kube/deployer-access.js';
 import { KubeEventRecorder } from './kube/events.js';
 import { deployerImageStreamClients, KubeImageStreamClient } from './kube/imagestreams.js';
 import { InformerFactory } from './kube/informer-factory.js';
@@ -121,7 +121,11 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     }, ctx, { crossNamespace }));
   }
   if (opts.enableDeployerController) {
-    const access = new DeployerAccessProvisioner(kc, opts.deployerServiceAccount, opts.manageDeployerAccess !== false, Component);
+    // Read from caches before every deployer pod (no GETs per rollout), re-created when missing.
+    const access = new DeployerAccessProvisioner(kubeDeployerAccessWriters(kc, Component), {
+      serviceAccounts: informers.informerFor<V1ServiceAccount>(deployerServiceAccounts(opts.deployerServiceAccount)),
+      roleBindings: informers.informerFor<V1RoleBinding>(deployerRoleBindings(DeployerRoleBinding)),
+    }, systemClock, opts.deployerServiceAccount, opts.manageDeployerAccess !== false);
     controllers.push(newDeployerController(informers, {
       rcs: rcWriter, rcLister: rcCache, ownCreates: rcCache, pods: api.pods, recorder: recorder('deployer-controller'),
       ensureDeployerAccess: (namespace) => access.ensure(namespace),

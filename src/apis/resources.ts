@@ -13,6 +13,8 @@ export interface ResourceDescription {
   readonly plural: string;
   /** Only objects matching this label selector (e.g. `app` or `a=b,c`). */
   readonly labelSelector?: string;
+  /** Only objects matching this field selector (e.g. `metadata.name=deployer`). */
+  readonly fieldSelector?: string;
 }
 
 export const DeploymentConfigs: ResourceDescription = { group: Group, version: Version, plural: Plural };
@@ -23,3 +25,12 @@ export const ReplicationControllers: ResourceDescription = { group: '', version:
  */
 export const DeployerPods: ResourceDescription = { group: '', version: 'v1', plural: 'pods', labelSelector: Labels.DeployerPodFor };
 export const ImageStreams: ResourceDescription = { group: ImageGroup, version: ImageVersion, plural: ImageStreamPlural };
+/**
+ * What deployer pods run as, one object of each per namespace (src/kube/deployer-access.ts):
+ * only the objects of that name, so the caches hold one service account and one role binding
+ * per namespace, never every namespace's.
+ */
+export const deployerServiceAccounts = (name: string): ResourceDescription =>
+  ({ group: '', version: 'v1', plural: 'serviceaccounts', fieldSelector: `metadata.name=${name}` });
+export const deployerRoleBindings = (name: string): ResourceDescription =>
+  ({ group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', fieldSelector: `metadata.name=${name}` });

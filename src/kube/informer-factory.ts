@@ -25,11 +25,11 @@ export interface InformerFactoryOptions {
   /** Opens the watches (default: client-node's Watch); also the seam for unit tests. */
   readonly watch?: WatchLike;
   /**
-   * Lists a collection path (the one its informer watches) with the informer's label selector,
+   * Lists a collection path (the one its informer watches) with the informer's selectors,
    * e.g. on the controller's small JSON client (src/kube/rest-clients.ts); default: the typed
    * list calls of the factory's `clients` (listFor).
    */
-  readonly list?: (path: string, labelSelector?: string) => Promise<ListResult<KubernetesObject>>;
+  readonly list?: (path: string, labelSelector?: string, fieldSelector?: string) => Promise<ListResult<KubernetesObject>>;
   /**
    * Group that stores DeploymentConfigs (API mode: apps.dcctl.io, docs/apiserver.md). The DC
    * informer lists and watches that group and caches the objects as apps.openshift.io/v1.
@@ -40,7 +40,8 @@ export interface InformerFactoryOptions {
 /** The list calls the factory needs (the typed clients of src/kube/clients.ts). */
 export interface ListClients {
   readonly core: Pick<CoreV1Api,
-    'listNamespacedReplicationController' | 'listReplicationControllerForAllNamespaces' | 'listNamespacedPod' | 'listPodForAllNamespaces'>;
+    'listNamespacedReplicationController' | 'listReplicationControllerForAllNamespaces' | 'listNamespacedPod' | 'listPodForAllNamespaces'
+    | 'listNamespacedServiceAccount' | 'listServiceAccountForAllNamespaces'>;
   readonly customObjects: Pick<CustomObjectsApi, 'listNamespacedCustomObject' | 'listClusterCustomObject'>;
 }
 
@@ -50,24 +51,32 @@ export function collectionPath(resource: ResourceDescription, namespace: string 
   return namespace ? `${prefix}/namespaces/${namespace}/${resource.plural}` : `${prefix}/${resource.plural}`;
 }
 
-/** The list call matching `collectionPath(resource, namespace)` with the same selector. */
+/**
+ * The list call matching `collectionPath(resource, namespace)` with the same selectors. Groups
+ * other than core (built-in ones such as rbac.authorization.k8s.io too) are listed by path
+ * through the custom-objects client.
+ */
 export function listFor<T>(clients: ListClients, resource: ResourceDescription, namespace: string | undefined): () => Promise<ListResult<T>> {
-  const labelSelector = resource.labelSelector;
+  const { labelSelector, fieldSelector } = resource;
   const { group, version, plural } = resource;
   if (group !== '') {
     return async () => (await (namespace
-      ? clients.customObjects.listNamespacedCustomObject({ group, version, plural, namespace, labelSelector })
-      : clients.customObjects.listClusterCustomObject({ group, version, plural, labelSelector }))) as ListResult<T>;
+      ? clients.customObjects.listNamespacedCustomObject({ group, version, plural, namespace, labelSelector, fieldSelector })
+      : clients.customObjects.listClusterCustomObject({ group, version, plural, labelSelector, fieldSelector }))) as ListResult<T>;
   }
   switch (plural) {
     case 'replicationcontrollers':
       return async () => (await (namespace
-        ? clients.core.listNamespacedReplicationController({ namespace, labelSelector })
-        : clients.core.listReplicationControllerForAllNamespaces({ labelSelector }))) as unknown as ListResult<T>;
+        ? clients.core.listNamespacedReplicationController({ namespace, labelSelector, fieldSelector })
+        : clients.core.listReplicationControllerForAllNamespaces({ labelSelector, fieldSelector }))) as unknown as ListResult<T>;
     case 'pods':
       return async () => (await (namespace
-        ? clients.core.listNamespacedPod({ namespace, labelSelector })
-        : clients.core.listPodForAllNamespaces({ labelSelector }))) as unknown as ListResult<T>;
+        ? clients.core.listNamespacedPod({ namespace, labelSelector, fieldSelector })
+        : clients.core.listPodForAllNamespaces({ labelSelector, fieldSelector }))) as unknown as ListResult<T>;
+    case 'serviceaccounts':
+      return async () => (await (namespace
+        ? clients.core.listNamespacedServiceAccount({ namespace, labelSelector, fieldSelector })
+        : clients.core.listServiceAccountForAllNamespaces({ labelSelector, fieldSelector }))) as unknown as ListResult<T>;
     default:
       throw new Error(`no list call for core resource "${plural}"`);
   }
@@ -104,7 +113,7 @@ export class InformerFactory implements InformerSource {
     const storedElsewhere = dcGroup !== undefined && dcGroup !== Group && requested.group === Group && requested.plural === Plural;
     const resource = storedElsewhere ? { ...requested, group: dcGroup } : requested;
     const path = collectionPath(resource, this.opts.namespace);
-    const key = `${path}?${resource.labelSelector ?? ''}`;
+    const key = `${path}?${resource.labelSelector ?? ''}&${resource.fieldSelector ?? ''}`;
     let informer = this.informers.get(key);
     if (informer && opts.indexers) throw new Error(`informer for ${key} already exists: indexers must come with the first request`);
     if (!informer) {
@@ -112,7 +121,8 @@ export class InformerFactory implements InformerSource {
       informer = createInformer<KubernetesObject>(this.kc, {
         path,
         labelSelector: resource.labelSelector,
-        list: rawList ? () => rawList(path, resource.labelSelector) : listFor<KubernetesObject>(this.clients, resource, this.opts.namespace),
+        fieldSelector: resource.fieldSelector,
+        list: rawList ? () => rawList(path, resource.labelSelector, resource.fieldSelector) : listFor<KubernetesObject>(this.clients, resource, this.opts.namespace),
         resyncMs: this.opts.resyncMs,
         transform: cacheTransformFor(resource, storedElsewhere ? dcGroup : undefined),
         indexers: opts.indexers as Record<string, (obj: KubernetesObject) => string[]> | undefined,

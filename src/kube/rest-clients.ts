@@ -46,8 +46,8 @@ export interface RestControllerClients {
   readonly replicationControllers: ReplicationControllerClient;
   readonly pods: PodClient;
   readonly events: EventClient;
-  /** Lists a collection path (as the informers watch it) with their label selector. */
-  readonly list: (path: string, labelSelector?: string) => Promise<ListResult<KubernetesObject>>;
+  /** Lists a collection path (as the informers watch it) with their label and field selectors. */
+  readonly list: (path: string, labelSelector?: string, fieldSelector?: string) => Promise<ListResult<KubernetesObject>>;
 }
 
 export interface RestControllerClientOptions {
@@ -129,6 +129,6 @@ export function restControllerClients(rest: RestClient, opts: RestControllerClie
     replicationControllers,
     pods,
     events,
-    list: (path, labelSelector) => get<ListResult<KubernetesObject>>(path, { labelSelector }),
+    list: (path, labelSelector, fieldSelector) => get<ListResult<KubernetesObject>>(path, { labelSelector, fieldSelector }),
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { KubeConfig } from '@kubernetes/client-node';
 import { pino } from 'pino';
-import { DeployerPods, DeploymentConfigs, ImageStreams, ReplicationControllers } from '../../../src/apis/resources.js';
+import { DeployerPods, deployerRoleBindings, deployerServiceAccounts, DeploymentConfigs, ImageStreams, ReplicationControllers } from '../../../src/apis/resources.js';
 import { collectionPath, InformerFactory, listFor, type ListClients } from '../../../src/kube/informer-factory.js';
 import type { WatchLike } from '../../../src/kube/informer.js';
 
@@ -18,6 +18,8 @@ function recordingClients(): { clients: ListClients; calls: Array<[string, unkno
       listReplicationControllerForAllNamespaces: record('listReplicationControllerForAllNamespaces'),
       listNamespacedPod: record('listNamespacedPod'),
       listPodForAllNamespaces: record('listPodForAllNamespaces'),
+      listNamespacedServiceAccount: record('listNamespacedServiceAccount'),
+      listServiceAccountForAllNamespaces: record('listServiceAccountForAllNamespaces'),
     },
     customObjects: {
       listNamespacedCustomObject: record('listNamespacedCustomObject'),
@@ -47,6 +49,10 @@ describe('listFor', () => {
     [ReplicationControllers, undefined, 'listReplicationControllerForAllNamespaces', { labelSelector: undefined }],
     [DeployerPods, 'ns', 'listNamespacedPod', { namespace: 'ns', labelSelector: 'openshift.io/deployer-pod-for.name' }],
     [DeployerPods, undefined, 'listPodForAllNamespaces', { labelSelector: 'openshift.io/deployer-pod-for.name' }],
+    [deployerServiceAccounts('deployer'), undefined, 'listServiceAccountForAllNamespaces', { fieldSelector: 'metadata.name=deployer' }],
+    [deployerServiceAccounts('deployer'), 'ns', 'listNamespacedServiceAccount', { namespace: 'ns', fieldSelector: 'metadata.name=deployer' }],
+    [deployerRoleBindings('system:deployers'), undefined, 'listClusterCustomObject',
+      { group: 'rbac.authorization.k8s.io', version: 'v1', plural: 'rolebindings', fieldSelector: 'metadata.name=system:deployers' }],
   ])('%j in %p lists with %s and the same selector as the watch', async (resource, namespace, method, args) => {
     const { clients, calls } = recordingClients();
     await listFor(clients, resource, namespace)();
@@ -76,5 +82,25 @@ describe('InformerFactory', () => {
     expect(calls.map(([method]) => method)).toEqual(['listNamespacedPod']);
     expect(watches[0]?.path).toBe('/api/v1/namespaces/ns/pods');
     expect(watches[0]?.query['labelSelector']).toBe('openshift.io/deployer-pod-for.name');
+  });
+
+  it('watches with the field selector of the description, one informer per selector', async () => {
+    const watches: Array<{ path: string; query: Record<string, unknown> }> = [];
+    const watch: WatchLike = {
+      async watch(path, query) {
+        watches.push({ path, query });
+        return new AbortController();
+      },
+    };
+    const factory = new InformerFactory({} as KubeConfig, recordingClients().clients, { resyncMs: 0, log: pino({ level: 'silent' }), watch });
+    expect(factory.informerFor(deployerServiceAccounts('a'))).not.toBe(factory.informerFor(deployerServiceAccounts('b')));
+    factory.informerFor(deployerRoleBindings('system:deployers'));
+    await factory.start();
+    factory.stop();
+    expect(watches.map((w) => [w.path, w.query['fieldSelector']])).toEqual([
+      ['/api/v1/serviceaccounts', 'metadata.name=a'],
+      ['/api/v1/serviceaccounts', 'metadata.name=b'],
+      ['/apis/rbac.authorization.k8s.io/v1/rolebindings', 'metadata.name=system:deployers'],
+    ]);
   });
 });

@@ -84,6 +84,14 @@ describe('restControllerClients', () => {
     expect(seen[1]).toMatchObject({ method: 'POST', path: '/api/v1/namespaces/ns/events', body: { reason: 'R', firstTimestamp: '2024-01-02T03:04:05.000Z' } });
   });
 
+  it('lists with an informer\'s field selector too (the deployer access caches: one name per namespace)', async () => {
+    seen.length = 0;
+    answers.push([200, { metadata: { resourceVersion: '7' }, items: [] }]);
+    await clients().list('/api/v1/serviceaccounts', undefined, 'metadata.name=deployer');
+    expect(seen[0]).toMatchObject({ method: 'GET', path: '/api/v1/serviceaccounts', query: { fieldSelector: 'metadata.name=deployer' } });
+    expect(seen[0]?.query).not.toHaveProperty('labelSelector');
+  });
+
   it('answers with ApiErrors the controllers tell apart by code and reason', async () => {
     const rcs = clients().replicationControllers;
     answers.push([409, { kind: 'Status', reason: 'AlreadyExists', message: 'replicationcontrollers "web-3" already exists', code: 409 }]);
