@@ -50,8 +50,26 @@ function strategyFor(config: DeploymentConfig, ctx: StrategyContext): Deployment
 }
 
 /**
+ * The RC to roll out, taken from the list+watch of its DC's RCs that the run needs anyway
+ * (design.md §6.2): the DC is the `<dc>` of the RC's immutable name `<dc>-<version>` (§3.5), so
+ * that list can start before the RC is read, and a GET of the RC is one request fewer per
+ * rollout. Undefined when the name has no version, the list fails or does not hold the RC (not
+ * labelled for that DC): the caller GETs it, with OpenShift's errors. Which DC's RCs the run
+ * scales is still decided by the decoded config, as before.
+ */
+async function fromOwnDcList(deps: DeployerDeps, namespace: string, name: string): Promise<V1ReplicationController | undefined> {
+  const dcName = /^(.+)-[0-9]+$/.exec(name)?.[1];
+  if (!dcName) return undefined;
+  try {
+    return (await deps.rcWatcher.listAndWatch(namespace, selectorString(configSelector(dcName)))).find((rc) => rcName(rc) === name);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * `Deployer.Deploy`:
- * 1. GET the RC, decode its DC, pick the strategy;
+ * 1. read the RC (from its DC's list of RCs, else a GET), decode its DC, pick the strategy;
  * 2. read `kubectl.kubernetes.io/desired-replicas` (missing → "has already run to completion");
  * 3. `from` = newest other Complete RC of the DC; `to` must not be older than it;
  * 4. scale every other RC with replicas down to 0 (failures only printed);
@@ -64,11 +82,13 @@ export async function runDeployer(deps: DeployerDeps, options: RunDeployerOption
   const errOut = options.errOut ?? out;
   const until = options.until ?? '';
 
-  let to: V1ReplicationController;
-  try {
-    to = await deps.rcs.get(namespace, options.rcName);
-  } catch (err) {
-    throw new Error(`couldn't get deployment ${options.rcName}: ${errorMessage(err)}`, { cause: err });
+  let to = await fromOwnDcList(deps, namespace, options.rcName);
+  if (!to) {
+    try {
+      to = await deps.rcs.get(namespace, options.rcName);
+    } catch (err) {
+      throw new Error(`couldn't get deployment ${options.rcName}: ${errorMessage(err)}`, { cause: err });
+    }
   }
   let config: DeploymentConfig;
   try {

@@ -1,7 +1,6 @@
 /**
  * Ports the deployer process needs beyond src/controller/ports.ts: waiting on one object (or a
- * labelled set of pods) by list+watch, following container logs, server-side apply of
- * annotations, and time. src/kube/deployer-io.ts implements them against the API server; unit
+ * labelled set of pods) by list+watch, following container logs, and time. src/kube/deployer-io.ts implements them against the API server; unit
  * tests implement them in memory with fake time.
  *
  * Waiting is by WATCHING, where OpenShift's deployer polls: every wait on an object (or on the
@@ -122,20 +121,6 @@ export interface PodLogs {
   follow(namespace: string, pod: string, container: string, out: NodeJS.WritableStream): Promise<void>;
 }
 
-/** Server-side apply on ReplicationControllers. */
-export interface RcApplier {
-  /**
-   * Applies `metadata.annotations` (only those) to the RC as `fieldManager`, not forced: a
-   * Conflict (another manager owns a field) rejects with an ApiError 409.
-   */
-  applyAnnotations(
-    namespace: string,
-    name: string,
-    annotations: Record<string, string>,
-    fieldManager: string,
-  ): Promise<V1ReplicationController>;
-}
-
 /** Time: `now()` for deadlines and event timestamps, `sleep()` for update periods and retries. */
 export interface DeployerClock extends Clock {
   sleep(ms: number): Promise<void>;
@@ -154,12 +139,9 @@ export interface DeployerDeps {
   readonly rcWatcher: RcWatcher;
   readonly podWatcher: PodWatcher;
   readonly logs: PodLogs;
-  readonly applier: RcApplier;
   readonly clock: DeployerClock;
   /** ImageStreams for tagImages hooks; without it those hooks fail (TagImagesUnsupportedMessage). */
   readonly imageStreams?: ImageStreamClient;
-  /** Random UUIDs for the apply field manager; default `crypto.randomUUID`. */
-  readonly uuid?: () => string;
   /** Releases what the ports hold open (watches); called once the run is over. */
   readonly close?: () => void;
 }

@@ -9,6 +9,7 @@ import type { IntOrString } from '../apis/deploymentconfig.js';
 import { resolveFenceposts } from '../util/intstr.js';
 import { formatGoMap } from '../util/go-format.js';
 import type { DeployerDeps } from './ports.js';
+import { WaitTimeoutError } from './ports.js';
 import { scaleWithScaler } from './scaler.js';
 import { rcName, rcNamespace, specReplicas } from './util.js';
 
@@ -23,6 +24,12 @@ export interface RollingUpdaterConfig {
   readonly timeoutMs: number;
   readonly maxSurge?: IntOrString;
   readonly maxUnavailable?: IntOrString;
+  /**
+   * Annotations the caller wants on the NEW RC (the update-source-id it marks it with), written
+   * in the updater's first write to it instead of a write of their own; the RC as handed in is
+   * checked as if they were already there.
+   */
+  readonly newRcAnnotations?: Record<string, string>;
   /** Called after each scale step with a synthetic percentage; throwing stops the update. */
   readonly onProgress?: (oldRc: V1ReplicationController, newRc: V1ReplicationController, percentage: number) => void;
 }
@@ -82,10 +89,17 @@ export class RollingUpdater {
   /**
    * `RollingUpdater.Update`:
    * 1. validate the new RC's source-id and desired-replicas annotations;
-   * 2. record `original-replicas` on the old RC;
-   * 3. loop: scale up within maxSurge, report progress, sleep UpdatePeriod, scale down within
-   *    minAvailable, report progress; the progress deadline moves whenever a count changed;
+   * 2. record `original-replicas` on the old RC (in its first scale-down's patch);
+   * 3. loop: scale up within maxSurge, report progress, let UpdatePeriod pass since the last
+   *    scaling step, scale down within minAvailable, report progress; the progress deadline moves
+   *    whenever a count changed;
    * 4. report 100%, remove the update annotations, wait for the new RC to settle.
+   *
+   * Where kubectl sleeps whole periods and looks again, this waits on the watch: when nothing can
+   * be scaled until more new pods are available, it scales down as soon as the new RC reports them
+   * (still at least UpdatePeriod after the last step), instead of up to a period later; and the
+   * period runs from the scale-up's write, not from the end of its wait for the RC manager. The
+   * steps and their order are kubectl's (design.md §6.4).
    */
   async update(config: RollingUpdaterConfig): Promise<void> {
     const { deps } = this;
@@ -96,7 +110,9 @@ export class RollingUpdater {
     const sourceId = `${rcName(oldRc)}:${oldRc.metadata?.uid ?? ''}`;
     // The RC as the run's watch sees it now, no older than the one we were handed (no GET).
     let newRc = await this.current(config.newRc, config.timeoutMs);
-    const annotations = newRc.metadata?.annotations ?? {};
+    // What the caller asked to write with our first write to the new RC.
+    let pendingNew: Record<string, string> | undefined = config.newRcAnnotations;
+    const annotations = { ...newRc.metadata?.annotations, ...pendingNew };
     if (annotations[Annotations.UpdateSourceId] !== sourceId || !(Annotations.DesiredReplicas in annotations)) {
       throw new Error(`missing/unexpected annotations for controller ${rcName(config.newRc)}, expected ${sourceId} : ${formatGoMap(annotations)}`);
     }
@@ -109,12 +125,12 @@ export class RollingUpdater {
     }
     const desired = Number.parseInt(rawDesired, 10);
 
+    // Recorded with the old RC's first scale-down (only that step changes what it records).
+    let pendingOld: Record<string, string> | undefined;
     if (!(Annotations.OriginalReplicas in (oldRc.metadata?.annotations ?? {}))) {
       const existing = await this.current(oldRc, config.timeoutMs);
-      if (existing.spec?.replicas !== undefined) {
-        // A merge patch of the one annotation: no read-modify-write racing the RC manager.
-        oldRc = await this.patchAnnotations(existing, { [Annotations.OriginalReplicas]: String(existing.spec.replicas) });
-      }
+      oldRc = existing;
+      if (existing.spec?.replicas !== undefined) pendingOld = { [Annotations.OriginalReplicas]: String(existing.spec.replicas) };
     }
 
     let oldReplicas = specReplicas(oldRc);
@@ -133,27 +149,47 @@ export class RollingUpdater {
       config.onProgress(oldRc, newRc, percentage);
     };
 
-    let progressDeadline = deps.clock.now().getTime() + config.timeoutMs;
+    const now = (): number => deps.clock.now().getTime();
+    let progressDeadline = now() + config.timeoutMs;
+    /** When the last scaling step was written; undefined before the first. */
+    let lastScaleAt: number | undefined;
     while (newReplicas !== desired || oldReplicas !== 0) {
       const newBefore = newReplicas;
       const oldBefore = oldReplicas;
+      const roundStart = now();
 
       const up = scaleUpTarget(f, oldReplicas, newReplicas);
       if (up !== undefined) {
         out(`Scaling ${rcName(newRc)} up to ${up}`);
-        newRc = await this.scaleAndWait(newRc, up, scaleParams);
+        lastScaleAt = now();
+        newRc = await this.scaleAndWait(newRc, up, scaleParams, pendingNew);
+        pendingNew = undefined;
         newReplicas = specReplicas(newRc);
       }
       progress(false);
 
-      await deps.clock.sleep(config.updatePeriodMs);
+      // UpdatePeriod between the last step's write (this round's scale-up, else the last
+      // scale-down; the round's start before any) and the scale-down.
+      const periodEnd = (lastScaleAt ?? roundStart) + config.updatePeriodMs;
+      if (periodEnd > now()) await deps.clock.sleep(periodEnd - now());
 
       if (oldReplicas !== 0) {
-        const newAvailable = await this.newAvailable(newRc, config.timeoutMs);
-        const down = scaleDownTarget(f, oldReplicas, newReplicas, newAvailable);
+        let newAvailable = await this.newAvailable(newRc, config.timeoutMs);
+        let down = scaleDownTarget(f, oldReplicas, newReplicas, newAvailable);
+        if (down === undefined) {
+          // Nothing can be scaled up either (this round did, or there is no room): only more
+          // available new pods let the update move. Wait for the new RC to report them (kubectl
+          // sleeps another period and looks again), up to the progress deadline.
+          const current = await this.awaitAvailable(newRc, (available) => scaleDownTarget(f, oldReplicas, newReplicas, available) !== undefined,
+            progressDeadline - now(), config.intervalMs);
+          newAvailable = Math.min(current.status?.availableReplicas ?? 0, specReplicas(current));
+          down = scaleDownTarget(f, oldReplicas, newReplicas, newAvailable);
+        }
         if (down !== undefined) {
           out(`Scaling ${rcName(oldRc)} down to ${down}`);
-          oldRc = await this.scaleAndWait(oldRc, down, scaleParams);
+          lastScaleAt = now();
+          oldRc = await this.scaleAndWait(oldRc, down, scaleParams, pendingOld);
+          pendingOld = undefined;
           oldReplicas = specReplicas(oldRc);
         }
       }
@@ -170,14 +206,40 @@ export class RollingUpdater {
     await this.cleanup(newRc, config);
   }
 
-  /** Scales through the scale subresource (kubectl Scaler) and returns the RC once synced. */
+  /** Scales (kubectl Scaler), with `annotations` in the same patch, and returns the RC once synced. */
   private async scaleAndWait(
     rc: V1ReplicationController,
     replicas: number,
     params: { intervalMs: number; timeoutMs: number },
+    annotations?: Record<string, string>,
   ): Promise<V1ReplicationController> {
     // The state the wait ended on is as fresh as a GET right after it (kubectl GETs here).
-    return scaleWithScaler(this.deps, rcNamespace(rc), rcName(rc), replicas, params, params);
+    return scaleWithScaler(this.deps, rcNamespace(rc), rcName(rc), replicas, params, params, annotations);
+  }
+
+  /**
+   * The new RC once `enough(available)` holds for its available replicas, from the run's watch
+   * (re-read at least every `intervalMs`); after `timeoutMs` without, the update has made no
+   * progress for timeoutSeconds: kubectl's error.
+   */
+  private async awaitAvailable(
+    newRc: V1ReplicationController,
+    enough: (available: number) => boolean,
+    timeoutMs: number,
+    intervalMs: number,
+  ): Promise<V1ReplicationController> {
+    try {
+      return await this.deps.rcWatcher.waitFor(
+        rcNamespace(newRc) || this.namespace,
+        rcName(newRc),
+        (rc) => enough(Math.min(rc.status?.availableReplicas ?? 0, specReplicas(rc))),
+        Math.max(timeoutMs, 0),
+        { recheckMs: intervalMs, notOlderThan: newRc.metadata?.resourceVersion },
+      );
+    } catch (err) {
+      if (err instanceof WaitTimeoutError) throw new Error('timed out waiting for any update progress to be made', { cause: err });
+      throw err;
+    }
   }
 
   /**

@@ -3,11 +3,9 @@
  * rollout (no Complete RC yet) goes through the Recreate path with an "all pods available"
  * acceptor; later rollouts run the rolling updater.
  */
-import { randomUUID } from 'node:crypto';
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../apis/constants.js';
 import { decodeDeploymentConfig } from '../apis/encoded.js';
-import { isConflict } from '../controller/errors.js';
 import { applyDefaults, labelFor } from '../apps/index.js';
 import { errorMessage } from '../util/error-message.js';
 import { acceptAvailablePods } from './acceptor.js';
@@ -92,32 +90,26 @@ export class RollingStrategy implements DeploymentStrategy {
     }
   }
 
-  /** The `rolling` stage: marks `to` with its source and runs the rolling updater. */
+  /**
+   * The `rolling` stage: marks `to` with its source and runs the rolling updater. The updater
+   * requires `<from>:<uid>` on the new RC; OpenShift writes it first, on its own. Here it goes
+   * with the updater's first scale of `to` (one write fewer per rollout, as the pod-less mode
+   * does, §6.8); an RC that already carries another source fails the updater's check as before.
+   */
   private async rollingUpdate(
     from: V1ReplicationController,
     to: V1ReplicationController,
     timing: StageTiming,
   ): Promise<V1ReplicationController> {
     const { deps, out, until } = this.ctx;
-    // The updater requires `<from>:<uid>` on the new RC. A fresh field manager per invocation
-    // means a later plain update cannot silently clear it; a Conflict means another manager
-    // already owns it, i.e. it is set.
     const namespace = rcNamespace(to);
     const sourceId = `${rcName(from)}:${from.metadata?.uid ?? ''}`;
-    const manager = `deployer-invocation-${(deps.uuid ?? randomUUID)()}`;
-    let target: V1ReplicationController;
-    try {
-      target = await deps.applier.applyAnnotations(namespace, rcName(to), { [Annotations.UpdateSourceId]: sourceId }, manager);
-    } catch (err) {
-      if (!isConflict(err)) throw new Error(`couldn't assign source annotation to deployment ${rcName(to)}: ${errorMessage(err)}`, { cause: err });
-      try {
-        target = await deps.rcs.get(namespace, rcName(to));
-      } catch {
-        throw err;
-      }
-    }
+    // `to` as the run's watch sees it now (the strategy was handed the listed one).
+    const target = await deps.rcWatcher.waitFor(namespace, rcName(to), () => true, timing.timeoutMs, { notOlderThan: to.metadata?.resourceVersion });
+    const marked = Annotations.UpdateSourceId in (target.metadata?.annotations ?? {});
 
     await new RollingUpdater(deps, namespace).update({
+      newRcAnnotations: marked ? undefined : { [Annotations.UpdateSourceId]: sourceId },
       out: rollingUpdaterWriter(out),
       oldRc: from,
       newRc: target,

@@ -90,9 +90,20 @@ export async function recreateScaleAndWait(
   return currentState(deps, namespace, name, timeoutMs, written);
 }
 
-/** Sets `spec.replicas` by a merge patch (kubectl's Scaler without precondition patches too). */
-function patchReplicas(deps: DeployerDeps, namespace: string, name: string, replicas: number): Promise<V1ReplicationController> {
-  return deps.rcs.patch(namespace, name, { spec: { replicas } }, 'merge');
+/**
+ * Sets `spec.replicas` by a merge patch (kubectl's Scaler without precondition patches too),
+ * with `annotations` in the same patch: the rolling updater's own bookkeeping on that RC, which
+ * would otherwise cost a write of its own (and a sync of the RC manager) just before.
+ */
+function patchReplicas(
+  deps: DeployerDeps,
+  namespace: string,
+  name: string,
+  replicas: number,
+  annotations?: Record<string, string | null>,
+): Promise<V1ReplicationController> {
+  const body = annotations && Object.keys(annotations).length > 0 ? { metadata: { annotations }, spec: { replicas } } : { spec: { replicas } };
+  return deps.rcs.patch(namespace, name, body, 'merge');
 }
 
 /** The RC as the run's watch last saw it (no older than `notOlderThan`). */
@@ -102,9 +113,9 @@ function currentState(deps: DeployerDeps, namespace: string, name: string, timeo
 
 /**
  * kubectl `Scaler.Scale` with no precondition:
- * 1. Merge-patch `spec.replicas` (kubectl `ScaleSimple` without precondition patches); a
- *    Conflict is retried every `retry.intervalMs` up to `retry.timeoutMs` (then `timed out
- *    waiting for the condition`); other errors abort.
+ * 1. Merge-patch `spec.replicas` (kubectl `ScaleSimple` without precondition patches), with the
+ *    caller's `annotations` in the same patch; a Conflict is retried every `retry.intervalMs` up
+ *    to `retry.timeoutMs` (then `timed out waiting for the condition`); other errors abort.
  * 2. Wait (watch, re-checking at least every `wait.intervalMs`) up to `wait.timeoutMs` until
  *    `spec.replicas == status.replicas == replicas`, or until someone else changed
  *    `spec.replicas` (counts as done), and return the RC as observed then.
@@ -117,11 +128,12 @@ export async function scaleWithScaler(
   replicas: number,
   retry: RetryParams,
   wait: RetryParams,
+  annotations?: Record<string, string | null>,
 ): Promise<V1ReplicationController> {
   let written: string | undefined;
   await pollImmediate(deps.clock, retry.intervalMs, retry.timeoutMs, async () => {
     try {
-      written = (await patchReplicas(deps, namespace, name, replicas)).metadata?.resourceVersion;
+      written = (await patchReplicas(deps, namespace, name, replicas, annotations)).metadata?.resourceVersion;
       return true;
     } catch (err) {
       if (isConflict(err)) return false;

@@ -5,10 +5,10 @@
  */
 import { PassThrough } from 'node:stream';
 import {
-  Log, PatchStrategy, Watch, setHeaderOptions, type CoreV1Api, type KubeConfig, type V1ReplicationController,
+  Log, Watch, type CoreV1Api, type KubeConfig,
 } from '@kubernetes/client-node';
 import type { DeployCommandOptions } from '../deployer/command.js';
-import type { DeployerDeps, PodLogs, RcApplier } from '../deployer/ports.js';
+import type { DeployerDeps, PodLogs } from '../deployer/ports.js';
 import { systemDeployerClock } from '../deployer/ports.js';
 import { loadKubeConfig } from './client.js';
 import { makeClients } from './clients.js';
@@ -16,7 +16,6 @@ import { KubeDeployerWatchers } from './deployer-io.js';
 import { KubeImageStreamClient } from './imagestreams.js';
 import type { DeployerLists, WatchLike } from './deployer-io.js';
 import { toApiError, wrapApi } from './errors.js';
-import { toPlain } from './plain.js';
 
 /** The feeds' LISTs through CoreV1Api. */
 export function clientNodeLists(core: CoreV1Api): DeployerLists {
@@ -52,7 +51,6 @@ export function clientNodeDeployerDeps(opts: DeployCommandOptions): DeployerDeps
     rcWatcher: watchers,
     podWatcher: watchers,
     logs: new KubePodLogs(kc),
-    applier: new KubeRcApplier(clients.core),
     clock: systemDeployerClock,
     imageStreams: new KubeImageStreamClient(clients.customObjects),
     close: () => watchers.close(),
@@ -84,23 +82,3 @@ export class KubePodLogs implements PodLogs {
   }
 }
 
-/** RcApplier using server-side apply (`application/apply-patch+yaml`, not forced). */
-export class KubeRcApplier implements RcApplier {
-  constructor(private readonly core: CoreV1Api) {}
-
-  async applyAnnotations(
-    namespace: string,
-    name: string,
-    annotations: Record<string, string>,
-    fieldManager: string,
-  ): Promise<V1ReplicationController> {
-    const body = { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name, namespace, annotations } };
-    const rc = await wrapApi(
-      this.core.patchNamespacedReplicationController(
-        { namespace, name, body, fieldManager, force: false },
-        setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
-      ),
-    );
-    return toPlain(rc);
-  }
-}

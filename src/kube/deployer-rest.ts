@@ -7,7 +7,7 @@
 import type { CoreV1Event, V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import { ImageGroup, ImageStreamPlural, ImageVersion, type ImageStream } from '../apis/imagestream.js';
 import type { EventClient, PatchType, PodClient } from '../controller/ports.js';
-import type { DeployerDeps, DeployerRcClient, PodLogs, RcApplier } from '../deployer/ports.js';
+import type { DeployerDeps, DeployerRcClient, PodLogs } from '../deployer/ports.js';
 import { systemDeployerClock } from '../deployer/ports.js';
 import type { ImageStreamClient } from '../image/ports.js';
 import { KubeDeployerWatchers, type DeployerLists, type ListAnswer } from './deployer-io.js';
@@ -31,7 +31,6 @@ export interface RestDeployerPorts {
   readonly events: EventClient;
   readonly lists: DeployerLists;
   readonly logs: PodLogs;
-  readonly applier: RcApplier;
   readonly imageStreams: ImageStreamClient;
 }
 
@@ -73,15 +72,6 @@ export function restDeployerPorts(rest: RestClient): RestDeployerPorts {
     logs: {
       follow: (namespace, pod, container, out) => rest.stream(core(namespace, 'pods', pod, 'log'), { container, follow: true }, out),
     },
-    applier: {
-      // Server-side apply, not forced: a field owned by another manager is a 409 Conflict.
-      applyAnnotations: (namespace, name, annotations, fieldManager) => rest.request<V1ReplicationController>(
-        'PATCH', core(namespace, 'replicationcontrollers', name), {
-          query: { fieldManager, force: false },
-          body: { apiVersion: 'v1', kind: 'ReplicationController', metadata: { name, namespace, annotations } },
-          contentType: PatchContentTypes.apply,
-        }),
-    },
     imageStreams: {
       get: (namespace, name) => rest.request<ImageStream>('GET', streams(namespace, name)),
       create: (namespace, stream) => rest.request<ImageStream>('POST', streams(namespace), { body: stream }),
@@ -108,7 +98,6 @@ export function restDeployerDeps(rest: RestClient): DeployerDeps {
     rcWatcher: watchers,
     podWatcher: watchers,
     logs: ports.logs,
-    applier: ports.applier,
     clock: systemDeployerClock,
     imageStreams: ports.imageStreams,
     close: () => watchers.close(),

@@ -27,7 +27,7 @@
  * cache objects fails loudly; `pause()` freezes the lister's view to simulate a stale informer
  * cache and `resume()` catches it up. The deployer's ports (src/deployer/ports.ts) wait on the
  * stores' watch events with the FakeClock's timers (`rcWatcher`, `podWatcher`), and serve logs
- * (`logs`) and server-side apply with field ownership (`applier`); `deployerDeps(f)` bundles them.
+ * (`logs`); `deployerDeps(f)` bundles them.
  * ImageStreams (src/image/ports.ts) are one more store. `FakeInformer` turns a store's watch events
  * into the informer handlers the controllers' wiring registers.
  *
@@ -48,7 +48,7 @@ import type {
   PropagationPolicy, ReplicationControllerClient, SharedInformer,
 } from '../../src/controller/ports.js';
 import type {
-  DeployerDeps, PodLogs, PodWatcher, Predicate, RcApplier, RcWatcher, WaitOptions,
+  DeployerDeps, PodLogs, PodWatcher, Predicate, RcWatcher, WaitOptions,
 } from '../../src/deployer/ports.js';
 import { WaitTimeoutError, WatchedObjectDeletedError } from '../../src/deployer/ports.js';
 import type { ImageStream } from '../../src/apis/imagestream.js';
@@ -83,8 +83,7 @@ export interface Action {
   namespace: string;
   name: string;
   body?: unknown;
-  /** `apply`: server-side apply (RcApplier). */
-  patchType?: PatchType | 'apply';
+  patchType?: PatchType;
   fieldManager?: string;
   dryRun?: boolean;
 }
@@ -813,10 +812,14 @@ function waitForObject<T extends KubeObject>(
 }
 
 export class FakeRcWatcher implements RcWatcher {
+  /** Sets listed so far: as the real watcher, a second listAndWatch of one set reuses its list+watch. */
+  private readonly listed = new Set<string>();
   constructor(private readonly rcs: ObjectStore<V1ReplicationController>, private readonly clock: FakeClock, private readonly api?: FakeApi) {}
-  /** The list half is recorded as a `list` of replicationcontrollers (the watch is free here). */
+  /** The list half is recorded as a `list` of replicationcontrollers (the watch is free here), once per set. */
   async listAndWatch(namespace: string, labelSelector: string): Promise<V1ReplicationController[]> {
-    this.api?.record({ verb: 'list', resource: 'replicationcontrollers', namespace, name: '', body: { labelSelector } });
+    const key = `${namespace}?${labelSelector}`;
+    if (!this.listed.has(key)) this.api?.record({ verb: 'list', resource: 'replicationcontrollers', namespace, name: '', body: { labelSelector } });
+    this.listed.add(key);
     return this.rcs.list(namespace).filter((rc) => matchesSelector(rc.metadata?.labels, labelSelector));
   }
   waitFor(namespace: string, name: string, predicate: Predicate<V1ReplicationController>, timeoutMs: number, options?: WaitOptions): Promise<V1ReplicationController> {
@@ -845,40 +848,6 @@ export class FakePodLogs implements PodLogs {
   }
 }
 
-/**
- * Server-side apply of RC annotations with field ownership: a manager may not change an
- * annotation another manager applied (409, as a non-forced apply); applying the value a field
- * already has makes the manager a co-owner.
- */
-export class FakeRcApplier implements RcApplier {
-  private readonly owners = new Map<string, Set<string>>();
-  constructor(private readonly api: FakeApi, private readonly rcs: ObjectStore<V1ReplicationController>) {}
-  async applyAnnotations(namespace: string, name: string, annotations: Record<string, string>, fieldManager: string): Promise<V1ReplicationController> {
-    const action: Action = {
-      verb: 'patch', resource: 'replicationcontrollers', namespace, name,
-      body: { metadata: { annotations } }, patchType: 'apply', fieldManager,
-    };
-    this.api.record(action);
-    const stored = this.rcs.get(namespace, name);
-    if (!stored) throw notFound('replicationcontrollers', name);
-    const ownersOf = (k: string): Set<string> => this.owners.get(`${keyOf(namespace, name)}/${k}`) ?? new Set();
-    for (const [k, v] of Object.entries(annotations)) {
-      const other = [...ownersOf(k)].find((m) => m !== fieldManager);
-      if (other !== undefined && stored.metadata?.annotations?.[k] !== v) {
-        throw new ApiError(`Apply failed with 1 conflict: conflict with "${other}"`, 409, 'Conflict');
-      }
-    }
-    for (const [k, v] of Object.entries(annotations)) {
-      const unchanged = stored.metadata?.annotations?.[k] === v;
-      this.owners.set(`${keyOf(namespace, name)}/${k}`, new Set([...(unchanged ? ownersOf(k) : []), fieldManager]));
-    }
-    const next = this.rcs.mutate(namespace, name, (rc) => {
-      rc.metadata!.annotations = { ...(rc.metadata!.annotations ?? {}), ...annotations };
-    });
-    this.api.commit(action, stored, next);
-    return next;
-  }
-}
 
 // ---------------------------------------------------------------------------------------------
 // Everything wired together.
@@ -905,7 +874,6 @@ export interface FakeCluster {
   rcWatcher: FakeRcWatcher;
   podWatcher: FakePodWatcher;
   logs: FakePodLogs;
-  applier: FakeRcApplier;
 }
 
 export function newFakeCluster(clock: FakeClock = new FakeClock()): FakeCluster {
@@ -930,7 +898,6 @@ export function newFakeCluster(clock: FakeClock = new FakeClock()): FakeCluster 
     rcWatcher: new FakeRcWatcher(rcs, clock, api),
     podWatcher: new FakePodWatcher(pods, clock),
     logs: new FakePodLogs(),
-    applier: new FakeRcApplier(api, rcs),
   };
 }
 
@@ -938,8 +905,7 @@ export function newFakeCluster(clock: FakeClock = new FakeClock()): FakeCluster 
 export function deployerDeps(f: FakeCluster, o: { imageStreams?: boolean } = {}): DeployerDeps {
   return {
     rcs: f.rcClient, pods: f.podClient, events: f.eventClient,
-    rcWatcher: f.rcWatcher, podWatcher: f.podWatcher, logs: f.logs, applier: f.applier, clock: f.clock,
+    rcWatcher: f.rcWatcher, podWatcher: f.podWatcher, logs: f.logs, clock: f.clock,
     ...(o.imageStreams ? { imageStreams: f.streamClient } : {}),
-    uuid: () => '00000000-0000-0000-0000-000000000000',
   };
 }

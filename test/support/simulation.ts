@@ -146,7 +146,6 @@ export function workloadWrites(f: FakeCluster): string[] {
       return (before as V1ReplicationController).spec?.replicas === to ? [] : [`scale ${name} ${to}`];
     }
     if (verb === 'update' && !subresource) return [`update ${name}`];
-    if (verb === 'patch' && patchType === 'apply') return [`apply ${name}`];
     if (verb === 'patch' && !subresource) {
       const to = (after as V1ReplicationController).spec?.replicas ?? 0;
       return (before as V1ReplicationController).spec?.replicas === to ? [`patch ${name}`] : [`scale ${name} ${to}`];

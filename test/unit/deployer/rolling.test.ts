@@ -15,7 +15,7 @@ function rollingSetup(desired: number, params: RollingDeploymentStrategyParams, 
 }
 
 describe('rolling strategy', () => {
-  it('writes the RCs only by patches, reads the RC to roll out once and lists the DC\'s RCs once (no GETs while rolling)', async () => {
+  it('writes the RCs only by patches and lists the DC\'s RCs once: no GET, no write that is not a step', async () => {
     const { cluster } = rollingSetup(3, { maxSurge: '25%', maxUnavailable: '25%' });
     const { code, err } = await deploy(cluster, 'web-2');
     expect(err.text).toBe('');
@@ -23,14 +23,16 @@ describe('rolling strategy', () => {
     const rcRequests = cluster.api.actions.filter((a) => a.resource === 'replicationcontrollers')
       .map((a) => `${a.verb}${a.subresource ? `/${a.subresource}` : ''}${a.patchType && !a.subresource ? ` ${a.patchType}` : ''} ${a.name}`);
     expect(rcRequests).toEqual([
-      'get web-2',
-      'list ',
-      'patch apply web-2', // update-source-id (server-side apply)
-      'patch merge web-1', // original-replicas
-      // the six steps of the rolling update, each a merge patch of spec.replicas
+      'list ', // the DC's RCs, named by web-2's `<dc>-<version>`: web-2 is taken from there
+      // the six steps of the rolling update, each a merge patch of spec.replicas; the first of
+      // web-2 carries update-source-id, the first of web-1 original-replicas
       'patch merge web-2', 'patch merge web-1', 'patch merge web-2', 'patch merge web-1', 'patch merge web-2', 'patch merge web-1',
       'patch merge web-2', // the updater's annotations removed
     ]);
+    const patches = cluster.api.actions.filter((a) => a.resource === 'replicationcontrollers' && a.verb === 'patch');
+    expect(patches[0]?.body).toEqual({ metadata: { annotations: { [Annotations.UpdateSourceId]: `web-1:${cluster.rcs.get(NS, 'web-1')!.metadata!.uid}` } }, spec: { replicas: 1 } });
+    expect(patches[1]?.body).toEqual({ metadata: { annotations: { [Annotations.OriginalReplicas]: '3' } }, spec: { replicas: 2 } });
+    expect(patches[2]?.body).toEqual({ spec: { replicas: 2 } });
     const annotations = cluster.rcs.get(NS, 'web-2')!.metadata!.annotations!;
     expect(annotations[Annotations.UpdateSourceId]).toBeUndefined();
     expect(annotations[Annotations.DesiredReplicas]).toBeUndefined();
@@ -98,8 +100,8 @@ describe('rolling strategy', () => {
     expect(to.metadata?.annotations?.[Annotations.UpdateSourceId]).toBeUndefined();
     expect(to.metadata?.annotations?.[Annotations.DesiredReplicas]).toBeUndefined();
     expect(cluster.rcs.get(NS, 'web-1')!.metadata?.annotations?.[Annotations.OriginalReplicas]).toBe('3');
-    // The source id was set by server-side apply before the first scale.
-    expect(workloadWrites(cluster).indexOf('apply web-2')).toBeLessThan(workloadWrites(cluster).indexOf('scale web-2 1'));
+    // The source id was set with the first scale, before any other write to web-2.
+    expect(workloadWrites(cluster).filter((w) => w.includes('web-2'))[0]).toBe('scale web-2 1');
   });
 
   it('sleeps UpdatePeriod between the scale-up and scale-down halves', async () => {
@@ -124,6 +126,23 @@ describe('rolling strategy', () => {
     // web-1 cannot lose a pod before web-2's first pod has been Ready for 20 s.
     expect(cluster.clock.elapsedSince(start)).toBeGreaterThan(40_000);
     expect(replicaPairs(workloadWrites(cluster), 'web-2', 'web-1', [0, 2])).toEqual([[1, 2], [1, 1], [2, 1], [2, 0]]);
+  });
+
+  it('scales down as soon as the new pods are available once UpdatePeriod has passed, not a whole period later', async () => {
+    const cluster = newSimulatedCluster();
+    const dc = makeDc('web', { type: 'Rolling', rollingParams: { maxSurge: 1, maxUnavailable: 0, updatePeriodSeconds: 4 } }, { replicas: 1, minReadySeconds: 5 });
+    addRcFor(cluster, dc, 1, { phase: 'Complete', replicas: 1, desired: null });
+    addRcFor(cluster, dc, 2, { desired: 1 });
+    const start = cluster.clock.now().getTime();
+    const { code } = await deploy(cluster, 'web-2');
+    expect(code).toBe(0);
+    expect(replicaPairs(workloadWrites(cluster), 'web-2', 'web-1', [0, 1])).toEqual([[1, 1], [1, 0]]);
+    // web-2's pod exists after one RC-manager tick (0.5 s) and is available 5 s later; kubectl
+    // looks every period (4.5 s, then 8.5 s) and would scale web-1 down at 8.5 s. Here: at 5.5 s,
+    // then one tick for web-1 and one for the cleanup.
+    const elapsed = cluster.clock.elapsedSince(start);
+    expect(elapsed).toBeGreaterThanOrEqual(5_500);
+    expect(elapsed).toBeLessThan(7_000);
   });
 
   it('fails when no replica count changes within timeoutSeconds', async () => {
@@ -153,8 +172,8 @@ describe('rolling strategy', () => {
 
   it('fails when the new RC carries a foreign update-source-id', async () => {
     const { cluster } = rollingSetup(3, {});
-    // Another field manager owns the annotation with a different value: apply conflicts.
-    await cluster.applier.applyAnnotations(NS, 'web-2', { [Annotations.UpdateSourceId]: 'web-0:other' }, 'someone-else');
+    // Someone else marked it with another source.
+    await cluster.rcClient.patch(NS, 'web-2', { metadata: { annotations: { [Annotations.UpdateSourceId]: 'web-0:other' } } }, 'merge');
     const { code, err } = await deploy(cluster, 'web-2');
     expect(code).toBe(1);
     expect(err.text).toMatch(/^error: missing\/unexpected annotations for controller web-2, expected web-1:uid-\d+ : map\[.*kubectl.kubernetes.io\/update-source-id:web-0:other.*\]\n$/);

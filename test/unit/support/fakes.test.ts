@@ -274,17 +274,6 @@ describe('deployer ports', () => {
     expect(await gone).toEqual([]);
   });
 
-  it('apply: a manager may re-apply its own annotations, another one conflicts unless the value is unchanged', async () => {
-    const f = newFakeCluster();
-    f.rcs.put(rc('web-1'));
-    await f.applier.applyAnnotations('ns', 'web-1', { a: '1' }, 'deployer');
-    await f.applier.applyAnnotations('ns', 'web-1', { a: '2' }, 'deployer');
-    await f.applier.applyAnnotations('ns', 'web-1', { a: '2' }, 'other');
-    expect(isConflict(await rejection(f.applier.applyAnnotations('ns', 'web-1', { a: '3' }, 'other')))).toBe(true);
-    expect(isConflict(await rejection(f.applier.applyAnnotations('ns', 'web-1', { a: '3' }, 'deployer')))).toBe(true);
-    expect(f.rcs.get('ns', 'web-1')?.metadata?.annotations).toEqual({ a: '2' });
-  });
-
   it('logs: a pod\'s text, or 404 when the node serves no logs', async () => {
     const f = newFakeCluster();
     f.logs.texts.set('ns/p', 'hello\n');

@@ -64,15 +64,15 @@ describe('simulated kubelet', () => {
 });
 
 describe('workloadWrites', () => {
-  it('lists scales that changed spec.replicas, pod creates/deletes, RC updates and applies, in order', async () => {
+  it('lists scales that changed spec.replicas, pod creates/deletes, RC updates and other patches, in order', async () => {
     const f = newSimulatedCluster();
     f.sim.addRc(rc('web-1', 1));
     await f.rcClient.updateScale('ns', 'web-1', { spec: { replicas: 1 } });
     await f.rcClient.updateScale('ns', 'web-1', { spec: { replicas: 2 } });
-    await f.applier.applyAnnotations('ns', 'web-1', { a: 'b' }, 'me');
+    await f.rcClient.patch('ns', 'web-1', { metadata: { annotations: { a: 'b' } } }, 'merge');
     await f.rcClient.update(f.rcs.get('ns', 'web-1')!);
     await f.podClient.create('ns', { metadata: { name: 'p' } });
     await f.podClient.delete('ns', 'p');
-    expect(workloadWrites(f)).toEqual(['scale web-1 2', 'apply web-1', 'update web-1', 'create pod p', 'delete pod p']);
+    expect(workloadWrites(f)).toEqual(['scale web-1 2', 'patch web-1', 'update web-1', 'create pod p', 'delete pod p']);
   });
 });
