@@ -432,8 +432,19 @@ function inlineTimeline(namespace, events, marks) {
       rcWrites.get(ref.name).push(t);
     }
   }
-  const d = { writeToRc: [], rcToFirstStep: [], steps: [], lastStepToDone: [], writesPerRc: [] };
-  for (const { issued, done, version } of Object.values(marks)) {
+  // When the scheduler bound each RC's first pod: the RC manager has seen the first scale.
+  const firstBound = new Map();
+  for (const e of events) {
+    const ref = e.objectRef ?? {};
+    if (ref.namespace !== namespace || ref.resource !== 'pods' || ref.subresource !== 'binding' || !ref.name) continue;
+    const rc = ref.name.replace(/-[a-z0-9]{5}$/, '');
+    const t = Date.parse(e.requestReceivedTimestamp);
+    if (!firstBound.has(rc) || t < firstBound.get(rc)) firstBound.set(rc, t);
+  }
+  const series = () => ({ writeToRc: [], rcToFirstStep: [], firstStepToBound: [], steps: [], lastStepToDone: [], writesPerRc: [] });
+  const d = { ...series(), byPhase: {} };
+  for (const [phase, { issued, done, version }] of Object.entries(marks)) {
+    const p = (d.byPhase[phase] = series());
     for (const [dc, at] of issued) {
       const rc = `${dc}-${version}`;
       const created = rcCreated.get(rc);
@@ -444,11 +455,14 @@ function inlineTimeline(namespace, events, marks) {
       const writes = (rcWrites.get(rc) ?? [])
         .filter((t) => created !== undefined && t >= created && (nextRollout === undefined || t < nextRollout)).sort((a, b) => a - b);
       if (created === undefined || writes.length === 0 || !done.has(dc)) continue;
-      d.writeToRc.push(created - at);
-      d.rcToFirstStep.push(writes[0] - created);
-      d.steps.push(writes.at(-1) - writes[0]);
-      d.lastStepToDone.push(done.get(dc) - writes.at(-1));
-      d.writesPerRc.push(writes.length);
+      for (const x of [d, p]) {
+        x.writeToRc.push(created - at);
+        x.rcToFirstStep.push(writes[0] - created);
+        if (firstBound.has(rc)) x.firstStepToBound.push(firstBound.get(rc) - writes[0]);
+        x.steps.push(writes.at(-1) - writes[0]);
+        x.lastStepToDone.push(done.get(dc) - writes.at(-1));
+        x.writesPerRc.push(writes.length);
+      }
     }
   }
   return d;
@@ -794,15 +808,18 @@ function report(results, idle, skipped) {
     }
   }
   L.push('', '### Where a pod-less rollout\'s time goes (dc-inline)', '');
-  L.push('From the audit log (when our controller created each RC and wrote to it) and the bench\'s own marks (when it wrote the DC, when the watch saw it rolled out). Medians (p90) over both phases\' rollouts:', '');
-  L.push('| N | DC written → RC created (DC controller) | RC created → first step (deployer controller: phase Running, first scale) | first → last step (scaling, waiting for pods, updatePeriodSeconds) | last step (Complete) → DC reported rolled out (DC controller status, watch) | deployer-controller writes per rollout | demanded wait (update) |');
-  L.push('|---|---|---|---|---|---|---|');
+  L.push('From the audit log (when our controller created each RC and wrote to it, when the scheduler bound the RC\'s first pod) and the bench\'s own marks (when it wrote the DC, when the watch saw it rolled out). Medians (p90) per phase and over both phases\' rollouts; the first → last step span contains the first step → first pod bound one:', '');
+  L.push('| N | phase | DC written → RC created (DC controller) | RC created → first step (deployer controller: phase Running, first scale) | first step → first new pod bound (RC manager, scheduler) | first → last step (scaling, waiting for pods, updatePeriodSeconds) | last step (Complete) → DC reported rolled out (DC controller status, watch) | deployer-controller writes per rollout | demanded wait |');
+  L.push('|---|---|---|---|---|---|---|---|---|');
   for (const [n, v] of byN) {
     const r = v['dc-inline'];
     const c = r?.inlineSteps;
     if (!c) continue;
-    const cell = (xs) => `${fmt.ms(percentile(xs, 50))} (${fmt.ms(percentile(xs, 90))})`;
-    L.push(`| ${n} | ${cell(c.writeToRc)} | ${cell(c.rcToFirstStep)} | ${cell(c.steps)} | ${cell(c.lastStepToDone)} | ${fmt.n(percentile(c.writesPerRc, 50), 0)} | ${r.demandedWaitMs ? fmt.s(r.demandedWaitMs.update / 1000) : 'n/a'} |`);
+    const cell = (xs) => (xs ? `${fmt.ms(percentile(xs, 50))} (${fmt.ms(percentile(xs, 90))})` : 'n/a');
+    const rows = [...Object.entries(c.byPhase ?? {}).map(([phase, x]) => [phase === 'create' ? 'first rollout' : 'template update', x, r.demandedWaitMs?.[phase]]), ['both', c, undefined]];
+    for (const [phase, x, demanded] of rows) {
+      L.push(`| ${n} | ${phase} | ${cell(x.writeToRc)} | ${cell(x.rcToFirstStep)} | ${cell(x.firstStepToBound)} | ${cell(x.steps)} | ${cell(x.lastStepToDone)} | ${fmt.n(percentile(x.writesPerRc, 50), 0)} | ${demanded !== undefined ? fmt.s(demanded / 1000) : ''} |`);
+    }
   }
   L.push('', '### What a deployer pod costs', '');
   L.push('A DC rollout runs in a deployer pod; here each one is a fresh Node.js process (in a real cluster: a container start, usually slower). Medians (p90) over all deployer pods of a run:', '');
@@ -885,7 +902,8 @@ function analysis(byN) {
     const kcmPerDeployment = deploy.cpu.kcm / deploy.rollouts;
     out.push(`N=${n} pod-less (dc-inline) against Deployments, same plane, one run: total time ${fmt.ratio(r.phases.create.totalMs, deploy.phases.create.totalMs)} (first rollout) and ${fmt.ratio(r.phases.update.totalMs, deploy.phases.update.totalMs)} (template update), target ≤ 1.0×; API requests per rollout ${fmt.n(tot(r), 1)} against ${fmt.n(tot(deploy), 1)} = ${fmt.ratio(tot(r), tot(deploy))}, target ≤ 1.2×; conflicts from our controller ${fmt.n(ours / r.rollouts, 2)} per rollout, target 0; controller CPU ${fmt.n(ctlPerRollout * 1000, 0)} ms per rollout against kube-controller-manager's ${fmt.n(kcmPerDeployment * 1000, 0)} ms per Deployment rollout.`
       + (r.conflictCauses ? ` The RC manager's status writes conflicted ${fmt.n(rcmOwn, 2)} times per rollout with its own previous write (its cache had not seen it yet; each conflict is followed by a GET and the PUT again, about ${fmt.n(3 * rcmOwn, 1)} requests per rollout) and ${fmt.n(rcmOurs, 2)} times with a write of our controller; the ReplicaSet controller (the same code in kube-controller-manager) had ${fmt.n((deploy.conflicts['kcm/replicaset-controller update replicasets/status'] ?? 0) / deploy.rollouts, 2)} status conflicts per rollout in the Deployment run: since kube 1.36 it waits for its own writes before syncing a ReplicaSet again (feature gate StaleControllerConsistencyReplicaSet).` : '')
-      + (c ? ` Where the time goes (medians): ${fmt.ms(med(c.writeToRc))} from the DC write to the RC, ${fmt.ms(med(c.rcToFirstStep))} to the first step, ${fmt.ms(med(c.steps))} of steps (the template update demands ${fmt.s((r.demandedWaitMs?.update ?? 0) / 1000)} of updatePeriodSeconds; the rest is the RC manager creating pods and kwok's ${readyDelayMs} ms readiness), ${fmt.ms(med(c.lastStepToDone))} from Complete to the DC status saying so. Per-object p50 ${fmt.s(r.phases.update.p50 / 1000)} against the Deployment's ${fmt.s(deploy.phases.update.p50 / 1000)} + ${fmt.s((r.demandedWaitMs?.update ?? 0) / 1000)} demanded (template update).` : ''));
+      + (c ? ` Where the time goes (medians): ${fmt.ms(med(c.writeToRc))} from the DC write to the RC, ${fmt.ms(med(c.rcToFirstStep))} to the first step, ${fmt.ms(med(c.steps))} of steps (the template update demands ${fmt.s((r.demandedWaitMs?.update ?? 0) / 1000)} of updatePeriodSeconds; the rest is the RC manager creating pods and kwok's ${readyDelayMs} ms readiness), ${fmt.ms(med(c.lastStepToDone))} from Complete to the DC status saying so. Per-object p50 ${fmt.s(r.phases.update.p50 / 1000)} against the Deployment's ${fmt.s(deploy.phases.update.p50 / 1000)} + ${fmt.s((r.demandedWaitMs?.update ?? 0) / 1000)} demanded (template update).` : '')
+      + firstRolloutLine(r, deploy));
   }
   const last = [...byN].filter(([, v]) => v.dc && v.deploy).at(-1);
   if (last) {
@@ -895,6 +913,16 @@ function analysis(byN) {
     out.push(`Throughput bound: with ${maxPods} deployer processes at once and ~${fmt.s((percentile(dc.startCosts.startToFirstCall, 50) + percentile(dc.startCosts.lifetime, 50)) / 1000)} per process, the process kubelet completes at most ~${fmt.n(maxPods / ((percentile(dc.startCosts.startToFirstCall, 50) + percentile(dc.startCosts.lifetime, 50)) / 1000), 1)} rollouts/s, so the total grows linearly with N; raising the limit does not help on 2 CPUs, where the ${dc.rollouts} deployer runs of N=${n} alone need ${fmt.s(dc.cpu.deployers / 2)} of both cores. In a real cluster deployer pods run on the nodes, not next to the control plane, and a container start (image present) adds ~1-2 s instead.`);
   }
   return out;
+}
+
+/** The per-object first rollout against its target (Deployment p50 + demanded wait + 0.5 s), with its own breakdown. */
+function firstRolloutLine(r, deploy) {
+  const demanded = r.demandedWaitMs?.create ?? 0;
+  const over = r.phases.create.p50 - (deploy.phases.create.p50 + demanded);
+  const c = r.inlineSteps?.byPhase?.create;
+  const med = (xs) => fmt.ms(percentile(xs ?? [], 50));
+  return ` First rollout per object: p50 ${fmt.s(r.phases.create.p50 / 1000)} against the Deployment's ${fmt.s(deploy.phases.create.p50 / 1000)} + ${fmt.s(demanded / 1000)} demanded, ${fmt.s(over / 1000)} over (target ≤ 0.5 s)`
+    + (c?.firstStepToBound ? `; its medians: ${med(c.writeToRc)} DC write → RC, ${med(c.rcToFirstStep)} RC → first step, ${med(c.firstStepToBound)} first step → first pod bound, ${med(c.steps)} first → last step, ${med(c.lastStepToDone)} Complete → DC reported.` : '.');
 }
 
 // ------------------------------------------------------------------ main
