@@ -112,9 +112,9 @@ export function wireDeployerController(opts: {
   };
   // An RC this process just created (a new version) is synced at once, from the mutation cache,
   // instead of one watch round trip later: the rollout's first step (the first scale of a
-  // pod-less rollout, the deployer pod) then usually reaches the API server before the RC
-  // manager's first sync of the RC, which then creates the pods at once instead of first writing
-  // the status of an RC at 0 replicas, often in conflict with that scale (design.md §5.1).
+  // pod-less rollout, the deployer pod) is taken sooner, and more often before the RC manager's
+  // first sync of the RC, which then creates the pods at once instead of first writing the
+  // status of an RC at 0 replicas, a write our scale can conflict with (design.md §5.1).
   // The informer's add event for exactly that version (same resourceVersion) is then no news.
   const announced = new Map<string, string | undefined>();
   ownCreates?.onCreated((rc) => {
