@@ -19,7 +19,8 @@ import { sleep } from '../util/sleep.js';
 export interface WaitOptions {
   /**
    * Longest time without re-reading the object by a plain GET/LIST besides the watch (the
-   * deployer passes `intervalSeconds`). Undefined: rely on the watch alone.
+   * deployer passes `intervalSeconds`), doubled after each re-read that found nothing the watch
+   * had missed (src/kube/deployer-io.ts). Undefined: rely on the watch alone.
    */
   readonly recheckMs?: number;
   /**

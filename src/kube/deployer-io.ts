@@ -7,7 +7,10 @@
  * object at each event. A watch that ends or fails is re-established after a short pause (a
  * relist when the resourceVersion expired); with `recheckMs`, a feed silent for that long is
  * re-LISTed, so a silently stalled watch (client-node issues #596/#958) costs at most one
- * interval.
+ * interval. A re-LIST that finds nothing the watch had not delivered shows the watch is keeping
+ * up: the next one waits twice the silence (up to `MaxRecheckBackoff` intervals), until an event
+ * or a re-LIST with news brings it back to one interval. A rollout waiting many seconds for pods
+ * to become ready (or for a busy RC manager) then re-LISTs a few times, not once a second.
  */
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import { ApiError } from '../controller/errors.js';
@@ -27,6 +30,9 @@ interface ListResult<T> {
 
 /** Pause before re-opening a watch that ended, so a flapping server is not hammered. */
 const rewatchDelayMs = 1000;
+
+/** Most intervals of silence before a re-LIST, after re-LISTs that found nothing new. */
+export const MaxRecheckBackoff = 8;
 
 /**
  * A watch as client-node's Watch and RestClient.watch (src/kube/rest.ts) make one: resolves with
@@ -67,6 +73,8 @@ class Feed<T extends Named> {
   readonly ready: Promise<void>;
   /** performance.now() of the last event, bookmark or list. */
   lastActivity = performance.now();
+  /** Intervals of silence before the next re-LIST: 1, doubled by each re-LIST without news. */
+  recheckBackoff = 1;
   private readonly changeListeners = new Set<() => void>();
   private readonly deleteListeners = new Set<(obj: T) => void>();
   private readonly errorListeners = new Set<(err: unknown) => void>();
@@ -147,16 +155,20 @@ class Feed<T extends Named> {
     const result = await this.list();
     this.lastActivity = performance.now();
     const seen = new Set<string>();
+    let news = false;
     for (const item of result.items) {
       const name = item.metadata?.name ?? '';
       seen.add(name);
+      if (this.objects.get(name)?.metadata?.resourceVersion !== item.metadata?.resourceVersion) news = true;
       this.objects.set(name, item);
     }
     for (const [name, obj] of this.objects) {
       if (seen.has(name)) continue;
+      news = true;
       this.objects.delete(name);
       if (!initial) for (const l of [...this.deleteListeners]) l(obj);
     }
+    this.recheckBackoff = news || initial ? 1 : Math.min(this.recheckBackoff * 2, MaxRecheckBackoff);
     this.resourceVersion = result.resourceVersion;
     this.notify();
   }
@@ -182,6 +194,7 @@ class Feed<T extends Named> {
           const plain = toPlain(obj);
           const name = plain.metadata?.name ?? '';
           this.resourceVersion = plain.metadata?.resourceVersion ?? this.resourceVersion;
+          this.recheckBackoff = 1;
           if (type === 'DELETED') {
             this.objects.delete(name);
             for (const l of [...this.deleteListeners]) l(plain);
@@ -284,7 +297,7 @@ function waitOnFeed<T extends Named, R>(feed: Feed<T>, spec: WaitSpec<T, R>): Pr
       const every = spec.recheckMs;
       if (!finished && every !== undefined && every > 0) {
         recheck = setInterval(() => {
-          if (performance.now() - feed.lastActivity >= every) feed.relist().catch((err: unknown) => finish(err));
+          if (performance.now() - feed.lastActivity >= every * feed.recheckBackoff) feed.relist().catch((err: unknown) => finish(err));
         }, timerPeriodMs(every));
       }
     }, (err: unknown) => finish(err));

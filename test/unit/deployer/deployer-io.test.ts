@@ -137,6 +137,44 @@ describe('KubeDeployerWatchers: one feed per object for the whole run', () => {
     expect(lists.length).toBeGreaterThan(1);
     w.close();
   });
+
+  it('re-lists a silent feed at doubling gaps while the re-lists find nothing the watch missed; news brings it back to one interval', async () => {
+    jest.useFakeTimers();
+    try {
+      let items = [rc(2, 0)];
+      const watch = new StubWatch();
+      const lists: number[] = [];
+      const core: DeployerLists = {
+        replicationControllers: async () => {
+          lists.push(Date.now());
+          return { items, metadata: { resourceVersion: '5' } };
+        },
+        pods: async () => ({ items: [] }),
+      };
+      const w = new KubeDeployerWatchers(core, watch);
+      const start = Date.now();
+      w.waitFor('ns', 'web-1', () => false, 100_000, { recheckMs: 1000 }).catch(() => undefined);
+      // 1 + 2 + 4 + 8 + 8 intervals of silence: re-lists at 1, 3, 7, 15 and 23 s.
+      await jest.advanceTimersByTimeAsync(23_500);
+      expect(lists.map((t) => Math.round((t - start) / 1000))).toEqual([0, 1, 3, 7, 15, 23]);
+      // A re-list that finds a change the watch did not deliver: back to one interval.
+      items = [rc(2, 1)];
+      await jest.advanceTimersByTimeAsync(8_000);
+      expect(lists).toHaveLength(7);
+      await jest.advanceTimersByTimeAsync(1_000);
+      expect(lists).toHaveLength(8);
+      // Nothing new again at 32 s: next at 34 s, then 4 s later; an event at 35 s resets it to one interval (36 s, not 39 s).
+      await jest.advanceTimersByTimeAsync(2_000);
+      expect(lists).toHaveLength(9);
+      await jest.advanceTimersByTimeAsync(500);
+      watch.push('MODIFIED', rc(2, 1));
+      await jest.advanceTimersByTimeAsync(1_500);
+      expect(lists).toHaveLength(10);
+      w.close();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
 });
 
 describe('KubeDeployerWatchers: notOlderThan', () => {
