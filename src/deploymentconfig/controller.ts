@@ -14,6 +14,7 @@ import type {
   DeploymentConfigClient, EventRecorder, EventSource, InformerSource, Lister, ReplicationControllerClient,
 } from '../controller/ports.js';
 import { newController, newQueue, type Controller, type ControllerContext } from '../controller/runner.js';
+import { isNewer } from '../controller/mutation-cache.js';
 import type { WorkQueue } from '../controller/workqueue.js';
 import type { CrossNamespaceGate } from '../image/cross-namespace.js';
 import { tagResolverFor } from '../image/resolve.js';
@@ -57,7 +58,8 @@ export function newDeploymentConfigController(
   const streams = opts.resolveImageTags ? informers.informerFor<ImageStream>(ImageStreams) : undefined;
   const name = 'deploymentconfig';
   const queue = newQueue(ctx, name);
-  wireDeploymentConfigController({ dcs, rcs, dcLister: dcs, queue });
+  const settled = new SettledStatusWrites();
+  wireDeploymentConfigController({ dcs, rcs, dcLister: dcs, queue, settled });
   const log = ctx.log.child({ controller: name });
   const sync = (key: string) => syncDeploymentConfig({
     dcLister: clients.dcLister, rcLister: clients.rcLister, dcClient: clients.dcs, rcClient: clients.rcs,
@@ -67,6 +69,7 @@ export function newDeploymentConfigController(
     resolveImageTag: streams ? tagResolverFor((namespace, stream) => streams.get(namespace, stream)) : undefined,
     crossNamespace: opts.crossNamespace,
     rcsForDc: clients.rcsForDc,
+    onStatusWritten: (written) => settled.record(written),
   }, key);
   return newController(ctx, name, queue, sync);
 }
@@ -113,20 +116,81 @@ export function rcChangeMattersToDc(old: V1ReplicationController, rc: V1Replicat
   return !sameJson(images(old), images(rc));
 }
 
+/**
+ * The statuses this process's DC syncs wrote as their last act (status.ts `updateStatus`: the
+ * whole status, computed from the DC and RCs the sync saw), by DC key and resourceVersion, until
+ * their watch events come back. The wiring then knows such an event brings nothing a sync has not
+ * already acted on. Writes that a sync makes on its way (a latestVersion bump, an instantiate
+ * acknowledgement, adoption) are not recorded: the sync after them finishes the job. At most one
+ * entry per DC (the latest write), dropped by the DC's next event.
+ */
+export class SettledStatusWrites {
+  private readonly written = new Map<string, string>();
+
+  record(dc: DeploymentConfig): void {
+    const rv = dc.metadata?.resourceVersion;
+    if (dc.metadata?.namespace && dc.metadata.name && rv) this.written.set(objectKey(dc.metadata.namespace, dc.metadata.name), rv);
+  }
+
+  /**
+   * Whether `dc` is the recorded write of its key. The entry is forgotten once this or a newer
+   * version shows up; an older one (the event of a write the same sync made before) leaves it.
+   */
+  take(dc: DeploymentConfig): boolean {
+    const key = objectKey(dc.metadata?.namespace ?? '', dc.metadata?.name ?? '');
+    const rv = this.written.get(key);
+    if (rv === undefined) return false;
+    if (rv === dc.metadata?.resourceVersion) {
+      this.written.delete(key);
+      return true;
+    }
+    if (!isNewer({ metadata: { resourceVersion: rv } }, dc)) this.written.delete(key);
+    return false;
+  }
+
+  size(): number {
+    return this.written.size;
+  }
+}
+
+/**
+ * Whether a DC update changed only the status: same generation (the spec), labels, annotations,
+ * owner references, finalizers and deletion. What a DC sync decides from.
+ */
+export function onlyStatusChanged(old: DeploymentConfig, dc: DeploymentConfig): boolean {
+  const a = old.metadata ?? {};
+  const b = dc.metadata ?? {};
+  return a.generation === b.generation && a.deletionTimestamp === b.deletionTimestamp && a.uid === b.uid
+    && sameJson(a.labels, b.labels) && sameJson(a.annotations, b.annotations)
+    && sameJson(a.ownerReferences, b.ownerReferences) && sameJson(a.finalizers, b.finalizers);
+}
+
 export function wireDeploymentConfigController(opts: {
   dcs: EventSource<DeploymentConfig>;
   rcs: EventSource<V1ReplicationController>;
   dcLister: Lister<DeploymentConfig>;
   queue: WorkQueue;
+  /** Status writes that ended a sync (see SettledStatusWrites); undefined: every update enqueues. */
+  settled?: SettledStatusWrites;
 }): void {
-  const { dcs, rcs, dcLister, queue } = opts;
+  const { dcs, rcs, dcLister, queue, settled } = opts;
   const enqueueDc = (dc: DeploymentConfig) => {
     if (dc.metadata?.namespace && dc.metadata.name) queue.add(objectKey(dc.metadata.namespace, dc.metadata.name));
   };
-  // DC updates are not filtered by resourceVersion: the periodic resync must reconcile every DC.
   dcs.on('add', enqueueDc);
-  dcs.on('update', (_old, dc) => enqueueDc(dc));
-  dcs.on('delete', enqueueDc);
+  dcs.on('update', (old, dc) => {
+    // The watch event of the status a sync wrote as its last act brings back what that sync
+    // computed from the DC and RCs it saw; a later change of either has its own event, so a sync
+    // for it decides nothing new (such syncs were a third of the DC syncs of a rollout). A
+    // periodic resync (the same object) always reconciles.
+    const ownSettledStatus = settled?.take(dc) === true;
+    if (ownSettledStatus && old.metadata?.resourceVersion !== dc.metadata?.resourceVersion && onlyStatusChanged(old, dc)) return;
+    enqueueDc(dc);
+  });
+  dcs.on('delete', (dc) => {
+    settled?.take(dc);
+    enqueueDc(dc);
+  });
   const enqueueOwner = (rc: V1ReplicationController) => {
     const key = dcKeyForRc(rc, dcLister);
     if (key) queue.add(key);

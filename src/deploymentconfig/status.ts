@@ -77,10 +77,12 @@ export const statusEqual = (a: DeploymentConfigStatus | undefined, b: Deployment
 
 /**
  * Writes the calculated status when it differs from the current one. No conflict retry: a 409
- * propagates and the key is requeued, as in OpenShift.
+ * propagates and the key is requeued, as in OpenShift. Every caller makes this its sync's last
+ * write (or throws after it), so the write is reported to `onStatusWritten` as one that settles
+ * the sync (SettledStatusWrites in controller.ts).
  */
 export async function updateStatus(
-  deps: { dcClient: DeploymentConfigClient; clock: { now(): Date }; recorder?: EventRecorder },
+  deps: { dcClient: DeploymentConfigClient; clock: { now(): Date }; recorder?: EventRecorder; onStatusWritten?: (written: DeploymentConfig) => void },
   dc: DeploymentConfig,
   rcs: readonly V1ReplicationController[],
   updateObservedGeneration: boolean,
@@ -97,5 +99,7 @@ export async function updateStatus(
   }
   const copy = structuredClone(dc);
   copy.status = next;
-  return deps.dcClient.updateStatus(copy);
+  const written = await deps.dcClient.updateStatus(copy);
+  deps.onStatusWritten?.(written);
+  return written;
 }

@@ -53,6 +53,8 @@ export interface DeploymentConfigSyncDeps {
    * index keeps a sync from scanning all RCs of a namespace with many DCs.
    */
   rcsForDc?: (dc: DeploymentConfig) => V1ReplicationController[];
+  /** Told about the status a sync wrote as its last act (status.ts `updateStatus`), see SettledStatusWrites. */
+  onStatusWritten?: (written: DeploymentConfig) => void;
 }
 
 /**

@@ -1,0 +1,91 @@
+/**
+ * The DC controller's DC event wiring: the watch event of the status a sync wrote as its last act
+ * does not re-sync the DC (it brings back what that sync computed), every other update does.
+ */
+import { describe, expect, it } from '@jest/globals';
+import type { V1ReplicationController } from '@kubernetes/client-node';
+import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
+import type { EventSource } from '../../../src/controller/ports.js';
+import { WorkQueue } from '../../../src/controller/workqueue.js';
+import { SettledStatusWrites, wireDeploymentConfigController } from '../../../src/deploymentconfig/controller.js';
+import { syncDeploymentConfig } from '../../../src/deploymentconfig/sync.js';
+import { newFakeCluster } from '../../support/fakes.js';
+import { makeDc } from './fixtures.js';
+
+type Handler = (...args: DeploymentConfig[]) => void;
+
+/** An EventSource whose events the test fires by hand. */
+function manualSource(): EventSource<DeploymentConfig> & { fire(event: 'add' | 'update' | 'delete', ...objs: DeploymentConfig[]): void } {
+  const handlers: Record<string, Handler[]> = { add: [], update: [], delete: [] };
+  return {
+    on(event: string, handler: Handler) { handlers[event]!.push(handler); },
+    fire(event, ...objs) { for (const h of handlers[event]!) h(...objs); },
+  } as EventSource<DeploymentConfig> & { fire(event: 'add' | 'update' | 'delete', ...objs: DeploymentConfig[]): void };
+}
+
+const dcAt = (rv: string, mutate?: (dc: DeploymentConfig) => void): DeploymentConfig => {
+  const dc = makeDc();
+  dc.metadata.resourceVersion = rv;
+  mutate?.(dc);
+  return dc;
+};
+
+async function drain(queue: WorkQueue): Promise<string[]> {
+  const keys: string[] = [];
+  while (queue.len() > 0) {
+    const k = await queue.get();
+    if (k === undefined) break;
+    keys.push(k);
+    queue.done(k);
+  }
+  return keys;
+}
+
+describe('wireDeploymentConfigController: DC updates', () => {
+  it('skips only the event of a settled status write; intermediate writes, spec changes and resyncs re-sync', async () => {
+    const dcs = manualSource();
+    const queue = new WorkQueue({ name: 't' });
+    const settled = new SettledStatusWrites();
+    const noRcs = { on() {} } as unknown as EventSource<V1ReplicationController>;
+    wireDeploymentConfigController({ dcs, rcs: noRcs, dcLister: { get: () => undefined, list: () => [] }, queue, settled });
+
+    const status = (rv: string, latestVersion: number) => dcAt(rv, (dc) => { dc.status = { latestVersion }; });
+    settled.record(status('12', 1));
+    // The bump the same sync wrote before (an older version) is re-synced, and the record stays.
+    dcs.fire('update', status('10', 0), status('11', 1));
+    expect(await drain(queue)).toEqual(['ns/app']);
+    dcs.fire('update', status('11', 1), status('12', 1));
+    expect(await drain(queue)).toEqual([]);
+    expect(settled.size()).toBe(0);
+
+    // Not recorded: someone else's status write.
+    dcs.fire('update', status('12', 1), status('13', 2));
+    expect(await drain(queue)).toEqual(['ns/app']);
+    // A recorded version whose spec changed too (generation) is not status only.
+    settled.record(dcAt('15', (dc) => { dc.metadata.generation = 2; }));
+    dcs.fire('update', dcAt('14'), dcAt('15', (dc) => { dc.metadata.generation = 2; }));
+    expect(await drain(queue)).toEqual(['ns/app']);
+    // The periodic resync (the same object) always reconciles.
+    settled.record(dcAt('16'));
+    dcs.fire('update', dcAt('16'), dcAt('16'));
+    expect(await drain(queue)).toEqual(['ns/app']);
+    queue.shutDown();
+  });
+});
+
+describe('syncDeploymentConfig reports settling status writes', () => {
+  it('reports the final status write of a sync, not the latestVersion bump before it', async () => {
+    const f = newFakeCluster();
+    f.dcs.put(makeDc());
+    const reported: string[] = [];
+    await syncDeploymentConfig({
+      dcLister: f.dcLister, rcLister: f.rcLister, dcClient: f.dcClient, rcClient: f.rcClient, recorder: f.recorder, clock: f.clock,
+      onStatusWritten: (dc) => reported.push(`${dc.metadata.resourceVersion} latestVersion=${dc.status?.latestVersion}`),
+    }, 'ns/app');
+    const writes = f.api.writes({ resource: 'deploymentconfigs' });
+    // The bump, then the status after the RC was created: only the last one settles the sync.
+    expect(writes.length).toBe(2);
+    const stored = f.dcs.get('ns', 'app')!;
+    expect(reported).toEqual([`${stored.metadata.resourceVersion} latestVersion=1`]);
+  });
+});
