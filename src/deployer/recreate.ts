@@ -4,7 +4,7 @@
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { decodeDeploymentConfig } from '../apis/encoded.js';
-import { applyDefaults, selectorString } from '../apps/index.js';
+import { defaultInPlace, selectorString } from '../apps/index.js';
 import { errorMessage } from '../util/error-message.js';
 import type { UpdateAcceptor } from './acceptor.js';
 import { acceptAvailablePods } from './acceptor.js';
@@ -43,7 +43,7 @@ export class RecreateStrategy implements DeploymentStrategy {
     const { deps, out, until, hooks, events } = this.ctx;
     let config;
     try {
-      config = applyDefaults(decodeDeploymentConfig(to));
+      config = defaultInPlace(decodeDeploymentConfig(to));
     } catch (err) {
       throw new Error(`couldn't decode config from deployment ${rcName(to)}: ${errorMessage(err)}`, { cause: err });
     }

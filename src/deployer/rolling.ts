@@ -6,7 +6,7 @@
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../apis/constants.js';
 import { decodeDeploymentConfig } from '../apis/encoded.js';
-import { applyDefaults, labelFor } from '../apps/index.js';
+import { defaultInPlace, labelFor } from '../apps/index.js';
 import { errorMessage } from '../util/error-message.js';
 import { acceptAvailablePods } from './acceptor.js';
 import type { RecreateStrategy } from './recreate.js';
@@ -39,7 +39,7 @@ export class RollingStrategy implements DeploymentStrategy {
     const { deps, out, until, hooks, events } = this.ctx;
     let config;
     try {
-      config = applyDefaults(decodeDeploymentConfig(to));
+      config = defaultInPlace(decodeDeploymentConfig(to));
     } catch (err) {
       throw new Error(`couldn't decode DeploymentConfig from deployment ${labelFor(to)}: ${errorMessage(err)}`, { cause: err });
     }
