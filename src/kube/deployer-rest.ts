@@ -13,16 +13,7 @@ import type { ImageStreamClient } from '../image/ports.js';
 import { KubeDeployerWatchers, type DeployerLists, type ListAnswer } from './deployer-io.js';
 import { PatchContentTypes } from '../util/patch-content-types.js';
 import type { RestClient } from './rest.js';
-
-const core = (namespace: string, resource: string, name?: string, sub?: string): string =>
-  `/api/v1/namespaces/${encodeURIComponent(namespace)}/${resource}${name === undefined ? '' : `/${encodeURIComponent(name)}`}${sub ? `/${sub}` : ''}`;
-
-function named(obj: { metadata?: { name?: string; namespace?: string } }): { name: string; namespace: string } {
-  const name = obj.metadata?.name;
-  const namespace = obj.metadata?.namespace;
-  if (!name || !namespace) throw new TypeError('object must have metadata.name and metadata.namespace');
-  return { name, namespace };
-}
+import { corePath as core, named } from './rest-paths.js';
 
 /** Everything `dcctl deploy` needs, on one RestClient. */
 export interface RestDeployerPorts {

@@ -27,18 +27,9 @@ import type {
 import { PatchContentTypes } from '../util/patch-content-types.js';
 import type { ListResult } from './informer.js';
 import type { RestClient } from './rest.js';
+import { corePath, named } from './rest-paths.js';
 
-const segment = (s: string): string => encodeURIComponent(s);
-
-const corePath = (namespace: string, resource: string, name?: string, sub?: string): string =>
-  `/api/v1/namespaces/${segment(namespace)}/${resource}${name === undefined ? '' : `/${segment(name)}`}${sub ? `/${sub}` : ''}`;
-
-function named(obj: { metadata?: { name?: string; namespace?: string } }): { name: string; namespace: string } {
-  const name = obj.metadata?.name;
-  const namespace = obj.metadata?.namespace;
-  if (!name || !namespace) throw new TypeError('object must have metadata.name and metadata.namespace');
-  return { name, namespace };
-}
+const segment = encodeURIComponent;
 
 /** The ports the controller writes through, and its informers' list call. */
 export interface RestControllerClients {

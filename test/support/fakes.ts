@@ -54,6 +54,7 @@ import { WaitTimeoutError, WatchedObjectDeletedError } from '../../src/deployer/
 import type { ImageStream } from '../../src/apis/imagestream.js';
 import type { ImageStreamClient } from '../../src/image/ports.js';
 import { FakeClock } from './clock.js';
+import type { WorkQueue } from '../../src/controller/workqueue.js';
 
 // ---------------------------------------------------------------------------------------------
 // Errors shaped like the kube layer's normalised ApiError.
@@ -908,4 +909,16 @@ export function deployerDeps(f: FakeCluster, o: { imageStreams?: boolean } = {})
     rcWatcher: f.rcWatcher, podWatcher: f.podWatcher, logs: f.logs, clock: f.clock,
     ...(o.imageStreams ? { imageStreams: f.streamClient } : {}),
   };
+}
+
+/** Takes every key queued so far, in queue order, marking each done: what a wiring test enqueued. */
+export async function drainQueue(queue: WorkQueue): Promise<string[]> {
+  const keys: string[] = [];
+  while (queue.len() > 0) {
+    const k = await queue.get();
+    if (k === undefined) break;
+    keys.push(k);
+    queue.done(k);
+  }
+  return keys;
 }

@@ -10,7 +10,7 @@ import { Annotations, Labels } from '../../../src/apis/constants.js';
 import { wireDeployerController } from '../../../src/deployer-controller/controller.js';
 import { InlineRollouts } from '../../../src/deployer-controller/inline.js';
 import { WorkQueue } from '../../../src/controller/workqueue.js';
-import { FakeInformer, newFakeCluster } from '../../support/fakes.js';
+import { FakeInformer, newFakeCluster, drainQueue } from '../../support/fakes.js';
 
 const NS = 'ns';
 
@@ -26,16 +26,8 @@ function rcOf(dc: string, version: number, phase: string): V1ReplicationControll
   };
 }
 
-async function drain(queue: WorkQueue): Promise<string[]> {
-  const keys: string[] = [];
-  while (queue.len() > 0) {
-    const k = await queue.get();
-    if (k === undefined) break;
-    keys.push(k);
-    queue.done(k);
-  }
-  return keys.sort();
-}
+/** The keys queued so far, sorted. */
+const drain = async (queue: WorkQueue): Promise<string[]> => (await drainQueue(queue)).sort();
 
 describe('wireDeployerController', () => {
   it('wakes the pod-less rollout in flight on any status change of its DC\'s RCs, and nothing else', async () => {

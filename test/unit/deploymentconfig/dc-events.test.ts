@@ -9,7 +9,7 @@ import type { EventSource } from '../../../src/controller/ports.js';
 import { WorkQueue } from '../../../src/controller/workqueue.js';
 import { SettledStatusWrites, wireDeploymentConfigController } from '../../../src/deploymentconfig/controller.js';
 import { syncDeploymentConfig } from '../../../src/deploymentconfig/sync.js';
-import { newFakeCluster } from '../../support/fakes.js';
+import { newFakeCluster, drainQueue } from '../../support/fakes.js';
 import { makeDc } from './fixtures.js';
 
 type Handler = (...args: DeploymentConfig[]) => void;
@@ -30,16 +30,6 @@ const dcAt = (rv: string, mutate?: (dc: DeploymentConfig) => void): DeploymentCo
   return dc;
 };
 
-async function drain(queue: WorkQueue): Promise<string[]> {
-  const keys: string[] = [];
-  while (queue.len() > 0) {
-    const k = await queue.get();
-    if (k === undefined) break;
-    keys.push(k);
-    queue.done(k);
-  }
-  return keys;
-}
 
 describe('wireDeploymentConfigController: DC updates', () => {
   it('skips only the event of a settled status write; intermediate writes, spec changes and resyncs re-sync', async () => {
@@ -53,22 +43,22 @@ describe('wireDeploymentConfigController: DC updates', () => {
     settled.record(status('12', 1));
     // The bump the same sync wrote before (an older version) is re-synced, and the record stays.
     dcs.fire('update', status('10', 0), status('11', 1));
-    expect(await drain(queue)).toEqual(['ns/app']);
+    expect(await drainQueue(queue)).toEqual(['ns/app']);
     dcs.fire('update', status('11', 1), status('12', 1));
-    expect(await drain(queue)).toEqual([]);
+    expect(await drainQueue(queue)).toEqual([]);
     expect(settled.size()).toBe(0);
 
     // Not recorded: someone else's status write.
     dcs.fire('update', status('12', 1), status('13', 2));
-    expect(await drain(queue)).toEqual(['ns/app']);
+    expect(await drainQueue(queue)).toEqual(['ns/app']);
     // A recorded version whose spec changed too (generation) is not status only.
     settled.record(dcAt('15', (dc) => { dc.metadata.generation = 2; }));
     dcs.fire('update', dcAt('14'), dcAt('15', (dc) => { dc.metadata.generation = 2; }));
-    expect(await drain(queue)).toEqual(['ns/app']);
+    expect(await drainQueue(queue)).toEqual(['ns/app']);
     // The periodic resync (the same object) always reconciles.
     settled.record(dcAt('16'));
     dcs.fire('update', dcAt('16'), dcAt('16'));
-    expect(await drain(queue)).toEqual(['ns/app']);
+    expect(await drainQueue(queue)).toEqual(['ns/app']);
     queue.shutDown();
   });
 });

@@ -10,7 +10,7 @@ import { tagIntoStream } from '../../../src/image/tag.js';
 import { conflict } from '../../support/fakes.js';
 import { deployerSets, imageTrigger, makeDc, NS } from '../deploymentconfig/fixtures.js';
 import { dockerTag, stream } from '../../support/builders.js';
-import { FakeInformer, newFakeCluster, type FakeCluster } from '../../support/fakes.js';
+import { drainQueue, FakeInformer, newFakeCluster, type FakeCluster } from '../../support/fakes.js';
 
 /** Runs the image trigger syncs and DC syncs until nothing writes any more. */
 async function settleAll(f: FakeCluster, dcDeps: DeploymentConfigSyncDeps): Promise<void> {
@@ -92,16 +92,8 @@ describe('image trigger controller with the DC controller', () => {
   });
 });
 
-async function drain(queue: WorkQueue): Promise<string[]> {
-  const keys: string[] = [];
-  while (queue.len() > 0) {
-    const k = await queue.get();
-    if (k === undefined) break;
-    keys.push(k);
-    queue.done(k);
-  }
-  return keys.sort();
-}
+/** The keys queued so far, sorted. */
+const drain = async (queue: WorkQueue): Promise<string[]> => (await drainQueue(queue)).sort();
 
 describe('wireImageTriggerController', () => {
   it('requeues exactly the DCs that reference a changed stream', async () => {
