@@ -102,9 +102,10 @@ const pidOf = (name) => Number(readFileSync(path.join(clusterDir, `${name}.pid`)
 const planeComponents = ['etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'kwok', 'process-kubelet'];
 /** Every process of the bench: itself, its control plane, and (when given) the controller. */
 const benchPids = (controller) => () => [
-  process.pid,
-  ...planeComponents.map((c) => { try { return pidOf(c); } catch { return 0; } }).filter((p) => p > 0),
-  ...(controller?.child.pid ? [controller.child.pid] : []),
+  { name: 'bench', pid: process.pid },
+  ...planeComponents.map((c) => { try { return { name: c, pid: pidOf(c), childrenAs: c === 'process-kubelet' ? 'deployers' : undefined }; } catch { return undefined; } })
+    .filter((e) => e && e.pid > 0),
+  ...(controller?.child.pid ? [{ name: 'controller', pid: controller.child.pid }] : []),
 ];
 const cores = os.cpus().length;
 
@@ -601,6 +602,44 @@ async function runOne(kind, n) {
   };
 }
 
+/**
+ * The whole plane's CPU in each measured phase, by process: whether a phase was bound by the
+ * machine's cores, and where a DC side's extra CPU went (kube-apiserver and etcd included,
+ * which the per-side CPU table leaves out).
+ */
+function planeCpuSection(byN) {
+  const procs = [['kube-apiserver', 'kube-apiserver'], ['etcd', 'etcd'], ['kube-controller-manager', 'KCM'], ['controller', 'our controller'],
+    ['deployers', 'deployer processes'], ['kube-scheduler', 'scheduler'], ['kwok', 'kwok'], ['process-kubelet', 'process kubelet'], ['bench', 'bench driver']];
+  const rows = [];
+  const sums = [];
+  for (const [n, v] of byN) for (const kind of [...dcKinds, 'deploy']) {
+    const r = v[kind];
+    if (!r) continue;
+    for (const ph of ['create', 'update']) {
+      const l = r.phases[ph]?.load;
+      if (!l?.cpuByProcess) continue;
+      const total = Object.values(l.cpuByProcess).reduce((a, b) => a + b, 0);
+      rows.push(`| ${n} | ${ph === 'create' ? 'first rollout' : 'template update'} | ${kind} | ${fmt.s(l.seconds)} | ${procs.map(([k]) => fmt.n(l.cpuByProcess[k] ?? 0, 2)).join(' | ')} | ${fmt.n(total, 2)} | ${fmt.n((1000 * (l.cpuByProcess['kube-apiserver'] ?? 0)) / n, 0)} ms | ${fmt.n(l.machineBusyCores, 2)} of ${cores} |`);
+      sums.push({ n, kind, ph, seconds: l.seconds, total, busy: l.machineBusyCores, by: l.cpuByProcess });
+    }
+  }
+  if (!rows.length) return [];
+  const L = ['', '### The whole plane\'s CPU in each phase', ''];
+  L.push(`CPU seconds used during each measured phase (from its first request to its last object rolled out, so slightly longer than the "total" above) by every process of the bench, read from /proc/<pid>/stat; "cores busy" is the whole machine's from /proc/stat. A phase whose cores busy is close to ${cores} was bound by the CPU: its time is its CPU demand divided by the cores, and a side that needs more CPU (in any process, kube-apiserver and etcd included) takes longer in proportion.`, '');
+  L.push(`| N | phase | kind | phase time | ${procs.map(([, label]) => label).join(' | ')} | sum | kube-apiserver per object | cores busy |`);
+  L.push(`|${'---|'.repeat(procs.length + 7)}`);
+  L.push(...rows);
+  L.push('');
+  for (const s of sums.filter((x) => x.kind !== 'deploy')) {
+    const d = sums.find((x) => x.kind === 'deploy' && x.n === s.n && x.ph === s.ph);
+    if (!d) continue;
+    const diff = (k) => (s.by[k] ?? 0) - (d.by[k] ?? 0);
+    const parts = procs.map(([k, label]) => [label, diff(k)]).filter(([, x]) => Math.abs(x) >= 0.05).sort((a, b) => b[1] - a[1]);
+    L.push(`- N=${s.n} ${s.kind} ${s.ph === 'create' ? 'first rollout' : 'template update'}: ${fmt.n(s.total, 1)} CPU s in ${fmt.s(s.seconds)} (${fmt.n(s.busy, 2)} cores busy) against the Deployments' ${fmt.n(d.total, 1)} CPU s in ${fmt.s(d.seconds)} (${fmt.n(d.busy, 2)} busy): ${fmt.ratio(s.total, d.total)} the CPU, ${fmt.ratio(s.seconds, d.seconds)} the time. The difference by process: ${parts.map(([label, x]) => `${label} ${x >= 0 ? '+' : ''}${fmt.n(x, 2)} s`).join(', ') || 'none'}.`);
+  }
+  return L;
+}
+
 // ------------------------------------------------------------------ idle figures
 /**
  * 1000 DCs with 3 RCs each, made cheaply: one DC is rolled out 3 times by the real controller
@@ -801,6 +840,7 @@ function report(results, idle, skipped) {
   }
   L.push('', 'CPU per rollout: ' + [...byN].filter(([, v]) => v.deploy).flatMap(([n, v]) => dcSides(v).map(([kind, dc]) =>
     `N=${n} ${kind}: DC ${fmt.n((dc.cpuTotal / dc.rollouts) * 1000, 0)} ms (controller ${fmt.n((dc.cpu.controller / dc.rollouts) * 1000, 0)}, deployer ${fmt.n((dc.cpu.deployers / dc.rollouts) * 1000, 0)}, KCM ${fmt.n((dc.cpu.kcm / dc.rollouts) * 1000, 0)}), Deployment (KCM) ${fmt.n((v.deploy.cpuTotal / v.deploy.rollouts) * 1000, 0)} ms`)).join('; ') + '.');
+  L.push(...planeCpuSection(byN));
   L.push('', '### Where the controller\'s time goes (its own metrics, per rollout)', '');
   L.push('| N | DC mode | controller | syncs | sync time | queue adds | time waiting in the queue | requeues (errors) |');
   L.push('|---|---|---|---|---|---|---|---|');

@@ -215,27 +215,39 @@ export class LoadSampler {
     this.loads = [loadAverage1()];
     this.t0 = Date.now();
     this.m0 = machineJiffies();
-    this.p0 = this.benchCpu();
+    this.byProcess0 = this.cpuByProcess();
     this.timer = setInterval(() => this.loads.push(loadAverage1()), intervalMs);
     this.timer.unref?.();
   }
 
-  benchCpu() {
-    let sum = 0;
-    for (const pid of this.pids()) {
+  /**
+   * CPU seconds so far of each bench process, by name. `pids()` yields pids or
+   * `{ name, pid, childrenAs }`: a process's reaped children count under `childrenAs` when given
+   * (the process kubelet's deployer processes), else with the process itself.
+   */
+  cpuByProcess() {
+    const out = {};
+    const add = (name, x) => { out[name] = (out[name] ?? 0) + x; };
+    for (const entry of this.pids()) {
+      const { name, pid, childrenAs } = typeof entry === 'number' ? { name: `pid ${entry}`, pid: entry } : entry;
       const t = cpuTimes(pid);
-      if (t) sum += t.self + t.children;
+      if (!t) continue;
+      add(name, childrenAs ? t.self : t.self + t.children);
+      if (childrenAs) add(childrenAs, t.children);
     }
-    return sum;
+    return out;
   }
 
-  /** { seconds, load: {min, mean, max}, machineBusyCores, benchCores, othersCores, leftCores }. */
+  /** { seconds, load: {min, mean, max}, machineBusyCores, benchCores, othersCores, leftCores, cpuByProcess }. */
   stop() {
     clearInterval(this.timer);
     this.loads.push(loadAverage1());
     const seconds = (Date.now() - this.t0) / 1000;
     const m1 = machineJiffies();
-    const benchCpu = this.benchCpu() - this.p0;
+    const byProcess1 = this.cpuByProcess();
+    // A process that started during the phase (the controller) counts from 0.
+    const cpuByProcess = Object.fromEntries(Object.entries(byProcess1).map(([k, v]) => [k, Math.max(0, v - (this.byProcess0[k] ?? 0))]));
+    const benchCpu = Object.values(cpuByProcess).reduce((a, b) => a + b, 0);
     // /proc/stat counts per-CPU jiffies: busy/total * cores = cores busy on average.
     const busyCores = ((m1.busy - this.m0.busy) / Math.max(1, m1.total - this.m0.total)) * this.cores;
     const benchCores = benchCpu / Math.max(seconds, 0.001);
@@ -248,6 +260,7 @@ export class LoadSampler {
       benchCores,
       othersCores,
       leftCores: Math.max(0, this.cores - othersCores),
+      cpuByProcess,
     };
   }
 }
