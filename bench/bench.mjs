@@ -12,13 +12,14 @@
 // Needs the built CLI (npm run build) and the control-plane binaries (hack/local-cluster.sh install).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
 import { LoadSampler, ProcSampler, clientOf, countByClientVerb, describeLoad, fileSize, fmt, parseMetrics, percentile, readAudit, rssBytes, sumMetric } from './lib.mjs';
 import { renderChart } from './chart.mjs';
+import { Categories as ApiserverCategories, Other as ApiserverOther, summarizeProfiles } from './apiserver-profile.mjs';
 import { loadAll } from 'js-yaml';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -93,6 +94,9 @@ function ensureCluster() {
       `--audit-log-path=${auditLog}`,
       '--audit-log-mode=batch',
       '--audit-log-maxsize=0',
+      // --apiserver-profile DIR: /debug/pprof on kube-apiserver (the plane has profiling off
+      // otherwise), see ApiserverProfiler.
+      ...(args['apiserver-profile'] ? ['--profiling=true'] : []),
     ].join(' '),
   });
   startedCluster = true;
@@ -532,6 +536,7 @@ async function runOne(kind, n) {
   // The audit backend writes in batches: requests made before the measured phases (the
   // controller's start-up lists) can land after auditOffset. Only the phases' own requests count.
   const windowStart = Date.now();
+  const profiler = args['apiserver-profile'] ? new ApiserverProfiler(path.resolve(args['apiserver-profile']), `${kind}-${n}`) : undefined;
   for (const [phase, version] of [['create', 1], ['update', 2]]) {
     watcher.phase((o) => (isDc(kind) ? dcDone(o, version) : deploymentDone(o, version)));
     const issued = new Map();
@@ -557,8 +562,11 @@ async function runOne(kind, n) {
     log(`${kind} N=${n} ${phase}: ${watcher.doneAt.size}/${n} rolled out in ${fmt.s((end - t0) / 1000)} (p50 ${fmt.ms(phases[phase].p50)}, p99 ${fmt.ms(phases[phase].p99)})${ok ? '' : ' TIMED OUT'}; ${describeLoad(phases[phase].load, cores)}`);
   }
   const proc = sampler.stop();
+  const profileFiles = await profiler?.stop();
+  const profileEnd = Date.now();
   await sleep(1500); // the audit backend writes in batches
   const events = readAudit(auditLog, auditOffset).filter((e) => Date.parse(e.requestReceivedTimestamp) >= windowStart);
+  const apiserverProfile = profileFiles ? apiserverProfileOf(profileFiles, events.filter((e) => Date.parse(e.requestReceivedTimestamp) <= profileEnd)) : undefined;
   watcher.stop();
   const counts = countByClientVerb(events);
   const { conflicts, conflictCauses } = classifyConflicts(events, ns);
@@ -597,7 +605,7 @@ async function runOne(kind, n) {
     rss: isDc(kind)
       ? { controller: proc.controller.peakRss, deployersPeakSum: proc.kubelet.peakChildrenRss, deployerPeakOne: proc.kubelet.peakChildRss, maxDeployers: proc.kubelet.maxChildren, kcm: proc.kcm.peakRss }
       : { kcm: proc.kcm.peakRss },
-    controllerMetrics, startCosts, inlineSteps,
+    controllerMetrics, startCosts, inlineSteps, apiserverProfile,
     demandedWaitMs: isDc(kind) ? await demandedWaitMs(dcManifest(names[0])) : undefined,
   };
 }
@@ -636,6 +644,86 @@ function planeCpuSection(byN) {
     const diff = (k) => (s.by[k] ?? 0) - (d.by[k] ?? 0);
     const parts = procs.map(([k, label]) => [label, diff(k)]).filter(([, x]) => Math.abs(x) >= 0.05).sort((a, b) => b[1] - a[1]);
     L.push(`- N=${s.n} ${s.kind} ${s.ph === 'create' ? 'first rollout' : 'template update'}: ${fmt.n(s.total, 1)} CPU s in ${fmt.s(s.seconds)} (${fmt.n(s.busy, 2)} cores busy) against the Deployments' ${fmt.n(d.total, 1)} CPU s in ${fmt.s(d.seconds)} (${fmt.n(d.busy, 2)} busy): ${fmt.ratio(s.total, d.total)} the CPU, ${fmt.ratio(s.seconds, d.seconds)} the time. The difference by process: ${parts.map(([label, x]) => `${label} ${x >= 0 ? '+' : ''}${fmt.n(x, 2)} s`).join(', ') || 'none'}.`);
+  }
+  return L;
+}
+
+/**
+ * --apiserver-profile DIR: kube-apiserver CPU profiles (`/debug/pprof/profile`, 5 s each, one
+ * after the other) for the measured phases of one result kind, saved as DIR/<kind>-<n>-<i>.pb.gz.
+ * The last one ends up to 5 s after the phases; the requests counted with them use the same span.
+ */
+class ApiserverProfiler {
+  constructor(dir, prefix) {
+    mkdirSync(dir, { recursive: true });
+    this.files = [];
+    this.stopped = false;
+    this.loop = (async () => {
+      for (let i = 0; !this.stopped; i++) {
+        const file = path.join(dir, `${prefix}-${String(i).padStart(3, '0')}.pb.gz`);
+        const ok = await new Promise((resolve) => {
+          const child = spawn('kubectl', ['--kubeconfig', kubeconfig, 'get', '--raw', '/debug/pprof/profile?seconds=5'], { stdio: ['ignore', 'pipe', 'ignore'] });
+          const chunks = [];
+          child.stdout.on('data', (c) => chunks.push(c));
+          child.on('close', (code) => {
+            if (code === 0 && chunks.length) writeFileSync(file, Buffer.concat(chunks));
+            resolve(code === 0 && chunks.length > 0);
+          });
+        });
+        if (ok) this.files.push(file);
+        else await sleep(500);
+      }
+    })();
+  }
+
+  async stop() {
+    this.stopped = true;
+    await this.loop;
+    return this.files;
+  }
+}
+
+/** The profiles' CPU by category (apiserver-profile.mjs) and the requests of the same span, by kind. */
+function apiserverProfileOf(files, events) {
+  const summary = summarizeProfiles(files);
+  if (!summary) return undefined;
+  const requests = { dcStatusWrites: 0, otherDcRequests: 0, nativeWrites: 0, reads: 0 };
+  for (const e of events) {
+    const o = e.objectRef ?? {};
+    if (e.verb === 'watch') continue;
+    const write = ['create', 'update', 'patch', 'delete', 'deletecollection'].includes(e.verb);
+    if (o.resource === 'deploymentconfigs') {
+      if (o.subresource === 'status' && write) requests.dcStatusWrites++;
+      else requests.otherDcRequests++;
+    } else if (write) requests.nativeWrites++;
+    else requests.reads++;
+  }
+  return { ...summary, requests, files: files.length };
+}
+
+/** kube-apiserver's CPU by kind of work, each result kind against the Deployments of its N. */
+function apiserverProfileSection(byN) {
+  const L = [];
+  for (const [n, v] of byN) {
+    const kinds = [...dcKinds, 'deploy'].filter((k) => v[k]?.apiserverProfile);
+    if (!kinds.length) continue;
+    if (!L.length) {
+      L.push('', '### Where kube-apiserver\'s CPU goes', '');
+      L.push('From CPU profiles of kube-apiserver (`npm run bench -- --apiserver-profile DIR`: `/debug/pprof/profile`, 5 s at a time through both measured phases of each kind; bench/apiserver-profile.mjs puts each sampled stack in the first category it matches). CPU seconds (per rollout); the request counts are those of the same span, from the audit log.', '');
+    }
+    L.push(`| N=${n} | ${kinds.map((k) => k).join(' | ')} |`);
+    L.push(`|---|${kinds.map(() => '---|').join('')}`);
+    const cats = [...ApiserverCategories.map(([name]) => name), ApiserverOther];
+    const cell = (r, x) => `${fmt.n(x, 2)} s (${fmt.n((1000 * x) / r.rollouts, 1)} ms)`;
+    for (const c of cats) L.push(`| ${c} | ${kinds.map((k) => cell(v[k], v[k].apiserverProfile.byCategory[c] ?? 0)).join(' | ')} |`);
+    L.push(`| total sampled | ${kinds.map((k) => cell(v[k], v[k].apiserverProfile.total)).join(' | ')} |`);
+    L.push('');
+    for (const k of kinds) {
+      const p = v[k].apiserverProfile;
+      const per = (cat, count) => (count ? `${fmt.n((1000 * (p.byCategory[cat] ?? 0)) / count, 2)} ms each` : 'none');
+      const nativeCat = cats.find((c) => c.startsWith('native writes'));
+      L.push(`- N=${n} ${k}: ${p.requests.dcStatusWrites} DeploymentConfig status writes (${per('DeploymentConfig status writes', p.requests.dcStatusWrites)}), ${p.requests.nativeWrites} native writes (${per(nativeCat, p.requests.nativeWrites)}), ${p.requests.otherDcRequests} other DeploymentConfig requests, ${p.requests.reads} reads; ${p.files} profiles.`);
+    }
   }
   return L;
 }
@@ -841,6 +929,7 @@ function report(results, idle, skipped) {
   L.push('', 'CPU per rollout: ' + [...byN].filter(([, v]) => v.deploy).flatMap(([n, v]) => dcSides(v).map(([kind, dc]) =>
     `N=${n} ${kind}: DC ${fmt.n((dc.cpuTotal / dc.rollouts) * 1000, 0)} ms (controller ${fmt.n((dc.cpu.controller / dc.rollouts) * 1000, 0)}, deployer ${fmt.n((dc.cpu.deployers / dc.rollouts) * 1000, 0)}, KCM ${fmt.n((dc.cpu.kcm / dc.rollouts) * 1000, 0)}), Deployment (KCM) ${fmt.n((v.deploy.cpuTotal / v.deploy.rollouts) * 1000, 0)} ms`)).join('; ') + '.');
   L.push(...planeCpuSection(byN));
+  L.push(...apiserverProfileSection(byN));
   L.push('', '### Where the controller\'s time goes (its own metrics, per rollout)', '');
   L.push('| N | DC mode | controller | syncs | sync time | queue adds | time waiting in the queue | requeues (errors) |');
   L.push('|---|---|---|---|---|---|---|---|');
