@@ -12,7 +12,7 @@ import type {
   Clock, DeploymentConfigClient, EventRecorder, Lister, ReplicationControllerClient,
 } from '../controller/ports.js';
 import {
-  applyDefaults, hasEmptyImage, hasTriggers, isTerminal, labelFor, latestDeploymentInfo, versionOf,
+  applyDefaults, byVersionDesc, hasEmptyImage, hasTriggers, isTerminal, labelFor, latestDeploymentInfo, versionOf,
 } from '../apps/index.js';
 import { errorMessage } from '../util/error-message.js';
 import { splitKey } from '../util/keys.js';
@@ -27,7 +27,7 @@ import { allowAllCrossNamespace, type CrossNamespaceGate } from '../image/cross-
 import { resolveForInstantiate } from '../image/triggers.js';
 import { updateStatus } from './status.js';
 import {
-  decideInstantiate, instantiateAck, pendingInstantiateRequest, triggerActivated,
+  decideInstantiate, instantiateAck, pendingInstantiateRequest, recordedDetails, triggerActivated,
   type InstantiateDecision, type ParsedInstantiateRequest,
 } from './triggers.js';
 
@@ -67,7 +67,8 @@ export async function syncDeploymentConfig(deps: DeploymentConfigSyncDeps, key: 
   const cached = deps.dcLister.get(namespace, name);
   if (!cached) return;
   const bumped = await handle(deps, applyDefaults(cached));
-  // §4.2 step 9: the version bump is stored first (a crash can only leave a version without its
+  // §4.2 step 9: when a rollout in progress must be cancelled first (or an instantiate request
+  // triggered), the version bump is stored alone (a crash can only leave a version without its
   // RC, which the next sync creates); the RC for it is then created by this same sync, from the
   // DC as just written, instead of by the sync the bump's own watch event would cause: that
   // sync would read this same DC (a concurrent writer makes the bump conflict instead) and
@@ -97,6 +98,25 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
     return;
   }
 
+  // 6. Catch-up: the newest RC of this DC is newer than latestVersion. A DC re-created over
+  // orphaned RCs resumes at the newest adopted RC, and a rollout whose RC was created but whose
+  // bump was never stored (step 9 creates the RC first) is recorded with the cause its RC
+  // carries. OpenShift steps latestVersion up by one per sync; one write straight to that
+  // version ends in the same state. The version comes from the RC's immutable name (versionOf),
+  // so an annotation written by someone else can neither move latestVersion nor start a write
+  // loop; an RC whose annotation disagrees is reported by the status (ReplicaFailure) instead.
+  // Before the instantiate request and the pause: both decide on the version that exists.
+  const newest = existing.length > 0 ? byVersionDesc(existing)[0] : undefined;
+  if (newest && versionOf(newest) > latestVersion) {
+    const copy = structuredClone(dc);
+    const version = versionOf(newest);
+    const details = recordedDetails(newest, version);
+    copy.status = { ...(copy.status ?? {}), latestVersion: version, ...(details ? { details } : {}) };
+    log?.info({ from: latestVersion, to: version, rc: newest.metadata?.name }, 'latestVersion resumes at the newest replication controller');
+    await deps.dcClient.updateStatus(copy);
+    return;
+  }
+
   const { latestExists, candidate } = latestDeploymentInfo(dc, existing);
 
   if (request) {
@@ -112,19 +132,6 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
       deps.recorder.event(dc, 'Warning', 'DeploymentCleanupFailed', `Couldn't clean up deployments: ${errorMessage(err)}`);
     }
     await updateStatus(deps, dc, existing, true);
-    return;
-  }
-
-  // 6. Adoption catch-up: a DC re-created over orphaned RCs resumes at the newest adopted RC.
-  // OpenShift steps latestVersion up by one per sync; one write straight to the adopted version
-  // ends in the same state. That version comes from the RC's immutable name (versionOf), so an
-  // annotation written by someone else can neither move latestVersion nor start a write loop;
-  // an RC whose annotation disagrees is reported by the status (ReplicaFailure) instead.
-  if (candidate && versionOf(candidate) > latestVersion) {
-    const copy = structuredClone(dc);
-    copy.status = { ...(copy.status ?? {}), latestVersion: versionOf(candidate) };
-    log?.info({ from: latestVersion, to: versionOf(candidate), rc: candidate.metadata?.name }, 'latestVersion resumes at the newest adopted replication controller');
-    await deps.dcClient.updateStatus(copy);
     return;
   }
 
@@ -163,7 +170,14 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
   if (decision.trigger) {
     copy.status = { ...(copy.status ?? {}), details: decision.details, latestVersion: latestVersion + 1 };
     log?.debug({ latestVersion: latestVersion + 1, cause: decision.details?.message }, 'triggered a new rollout');
-    return deps.dcClient.updateStatus(copy);
+    // A rollout still in progress must be cancelled before the new RC exists (step 7): store the
+    // bump alone, as OpenShift does, and let the next pass cancel and create. Otherwise the RC is
+    // created from the bumped DC straight away and the bump is stored with the RC's own status
+    // write: one write fewer on the path from a DC write to its RC. A crash in between leaves an
+    // RC newer than latestVersion, which step 6 records with the cause encoded in the RC.
+    if (existing.some((rc) => !isTerminal(rc))) return deps.dcClient.updateStatus(copy);
+    await createDeployment(deps, copy, existing, claims);
+    return undefined;
   }
 
   // 10. The latest RC exists: never compete with a running deployer; otherwise reconcile replicas.

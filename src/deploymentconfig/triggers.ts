@@ -67,6 +67,48 @@ export function hasLatestPodTemplate(dc: DeploymentConfig, rc: V1ReplicationCont
   return canonicalJson(dc.spec.template) === encodedTemplate(rc);
 }
 
+/** Longest cause list and message taken over from an RC's encoded config (recordedDetails). */
+const recordedCausesMax = 32;
+const recordedMessageMax = 1024;
+
+/**
+ * The rollout cause recorded in an RC's encoded config, when that config is the DC as it was
+ * for this very RC (its latestVersion is the version in the RC's name): the DC controller
+ * creates an RC before it stores the bump, so a crash in between leaves the cause only there.
+ * Anyone who may patch RCs can rewrite the annotation, so only well-typed strings are taken, and
+ * bounded; undefined when there is nothing believable. Pure; never throws.
+ */
+export function recordedDetails(rc: V1ReplicationController, version: number): DeploymentDetails | undefined {
+  let encoded: DeploymentConfig;
+  try {
+    encoded = decodeDeploymentConfig(rc);
+  } catch {
+    return undefined;
+  }
+  const status: unknown = encoded.status;
+  if (!isRecord(status) || status.latestVersion !== version || !isRecord(status.details)) return undefined;
+  const { message, causes } = status.details;
+  const details: DeploymentDetails = {};
+  if (typeof message === 'string') details.message = message.slice(0, recordedMessageMax);
+  if (Array.isArray(causes)) {
+    details.causes = causes.slice(0, recordedCausesMax).flatMap((cause): DeploymentCause[] => {
+      if (!isRecord(cause) || typeof cause.type !== 'string' || !causeTypes.includes(cause.type)) return [];
+      const from = isRecord(cause.imageTrigger) && isRecord(cause.imageTrigger.from) ? cause.imageTrigger.from : undefined;
+      if (!from) return [{ type: cause.type as DeploymentCause['type'] }];
+      const ref: Record<string, string> = {};
+      for (const field of ['kind', 'name', 'namespace'] as const) {
+        if (typeof from[field] === 'string') ref[field] = (from[field] as string).slice(0, recordedMessageMax);
+      }
+      return [{ type: cause.type as DeploymentCause['type'], imageTrigger: { from: ref } }];
+    });
+  }
+  return details.message === undefined && details.causes === undefined ? undefined : details;
+}
+
+const causeTypes: readonly string[] = ['ConfigChange', 'ImageChange', 'Manual'];
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
 export interface TriggerDecision {
   /** Bump latestVersion (details are then in `details`). */
   trigger: boolean;

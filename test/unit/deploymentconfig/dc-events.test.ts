@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import type { V1ReplicationController } from '@kubernetes/client-node';
+import { Annotations } from '../../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
 import type { EventSource } from '../../../src/controller/ports.js';
 import { WorkQueue } from '../../../src/controller/workqueue.js';
@@ -66,7 +67,10 @@ describe('wireDeploymentConfigController: DC updates', () => {
 describe('syncDeploymentConfig reports settling status writes', () => {
   it('reports the final status write of a sync, not the latestVersion bump before it', async () => {
     const f = newFakeCluster();
-    f.dcs.put(makeDc());
+    // An instantiate request stores its bump (with the acknowledgement) before the RC exists.
+    const dc = makeDc({ triggers: [] });
+    dc.metadata.annotations = { ...(dc.metadata.annotations ?? {}), [Annotations.InstantiateRequest]: '{"id":"r1","force":true}' };
+    f.dcs.put(dc);
     const reported: string[] = [];
     await syncDeploymentConfig({
       dcLister: f.dcLister, rcLister: f.rcLister, dcClient: f.dcClient, rcClient: f.rcClient, recorder: f.recorder, clock: f.clock,

@@ -25,9 +25,10 @@ const STATUS = 'update deploymentconfigs/status ns/app';
 const scenarios: Scenario[] = [
   { name: 'version zero without triggers: status only', dc: { triggers: [] }, rcs: [], writes: [STATUS], latestVersion: 0 },
   {
-    // The bump is stored before the RC exists; the same sync then creates the RC (§4.2 step 9).
-    name: 'version zero with a ConfigChange trigger: first version requested, then its RC created', dc: {}, rcs: [],
-    writes: [STATUS, 'create replicationcontrollers ns/app-1', STATUS], latestVersion: 1,
+    // Nothing to cancel: the RC is created from the bumped DC, and the bump is stored with the
+    // RC's own status write (§4.2 step 9; design.md §2.3).
+    name: 'version zero with a ConfigChange trigger: first RC created, then the bump stored with its status', dc: {}, rcs: [],
+    writes: ['create replicationcontrollers ns/app-1', STATUS], latestVersion: 1,
     events: ['Normal DeploymentCreated: Created new replication controller "app-1" for version 1'],
   },
   {
