@@ -98,7 +98,7 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
     return;
   }
 
-  // 6. Catch-up: the newest RC of this DC is newer than latestVersion. A DC re-created over
+  // 4. Catch-up: the newest RC of this DC is newer than latestVersion. A DC re-created over
   // orphaned RCs resumes at the newest adopted RC, and a rollout whose RC was created but whose
   // bump was never stored (step 9 creates the RC first) is recorded with the cause its RC
   // carries. OpenShift steps latestVersion up by one per sync; one write straight to that
@@ -117,6 +117,7 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
     return;
   }
 
+  // 6. The newest RC is the latest when its version is latestVersion.
   const { latestExists, candidate } = latestDeploymentInfo(dc, existing);
 
   if (request) {
@@ -124,7 +125,7 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
     if (handled) return handled === true ? undefined : handled;
   }
 
-  // 4. Paused: only history cleanup and status.
+  // 5. Paused: only history cleanup and status.
   if (dc.spec.paused) {
     try {
       await cleanupOldDeployments(deps, dc, existing);
@@ -174,7 +175,7 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
     // bump alone, as OpenShift does, and let the next pass cancel and create. Otherwise the RC is
     // created from the bumped DC straight away and the bump is stored with the RC's own status
     // write: one write fewer on the path from a DC write to its RC. A crash in between leaves an
-    // RC newer than latestVersion, which step 6 records with the cause encoded in the RC.
+    // RC newer than latestVersion, which step 4 records with the cause encoded in the RC.
     if (existing.some((rc) => !isTerminal(rc))) return deps.dcClient.updateStatus(copy);
     await createDeployment(deps, copy, existing, claims);
     return undefined;

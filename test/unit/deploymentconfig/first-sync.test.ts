@@ -2,7 +2,7 @@
  * A triggered rollout with nothing to cancel: the RC is created from the bumped DC and the bump is
  * stored with the RC's own status write (one write fewer between a DC write and its RC), and a
  * crash between the two leaves an RC newer than latestVersion, which the next sync records
- * (step 6) with the cause the RC carries, never creating it twice.
+ * (step 4) with the cause the RC carries, never creating it twice.
  */
 import { describe, expect, it } from '@jest/globals';
 import { Annotations } from '../../../src/apis/constants.js';
