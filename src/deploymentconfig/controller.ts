@@ -2,8 +2,8 @@
  * Wiring of the DeploymentConfig controller (design.md §4.1): DC events enqueue the DC; RC update
  * and delete events enqueue the DC named by the RC's `openshift.io/deployment-config.name`
  * annotation, if that DC is in the cache. RC adds are not handled, as in OpenShift: the sync that
- * bumps latestVersion creates the RC (design.md §4.2 step 9), and the DC's own update after the
- * bump re-syncs it should that fail.
+ * bumps latestVersion creates the RC (design.md §4.2 step 9), and its error requeues the DC should
+ * the create or the status write after it fail.
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../apis/constants.js';
