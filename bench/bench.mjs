@@ -722,8 +722,9 @@ function apiserverProfileSection(byN) {
       const p = v[k].apiserverProfile;
       const per = (cat, count) => (count ? `${fmt.n((1000 * (p.byCategory[cat] ?? 0)) / count, 2)} ms each` : 'none');
       const nativeCat = cats.find((c) => c.startsWith('native writes'));
-      L.push(`- N=${n} ${k}: ${p.requests.dcStatusWrites} DeploymentConfig status writes (${per('DeploymentConfig status writes', p.requests.dcStatusWrites)}), ${p.requests.nativeWrites} native writes (${per(nativeCat, p.requests.nativeWrites)}), ${p.requests.otherDcRequests} other DeploymentConfig requests, ${p.requests.reads} reads; ${p.files} profiles.`);
+      L.push(`- N=${n} ${k}: ${p.requests.dcStatusWrites} DeploymentConfig status writes (${per('DeploymentConfig status writes', p.requests.dcStatusWrites)}), ${p.requests.nativeWrites} native writes (${per(nativeCat, p.requests.nativeWrites)}), ${p.requests.otherDcRequests} other DeploymentConfig requests, ${p.requests.reads} reads; ${p.files} profile${p.files === 1 ? '' : 's'}.`);
     }
+    L.push('');
   }
   return L;
 }
