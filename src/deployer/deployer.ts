@@ -13,7 +13,7 @@ import { errorMessage } from '../util/error-message.js';
 import { goQuote } from '../util/go-format.js';
 import { DeployerEvents } from './events.js';
 import { newHookExecutor } from './hooks.js';
-import type { DeployerDeps } from './ports.js';
+import type { DeployerDeps, RcWarnings } from './ports.js';
 import { RecreateStrategy } from './recreate.js';
 import { RollingStrategy } from './rolling.js';
 import { scaleWithScaler } from './scaler.js';
@@ -78,10 +78,7 @@ async function fromOwnDcList(deps: DeployerDeps, namespace: string, name: string
  * Error otherwise.
  */
 export async function runDeployer(deps: DeployerDeps, options: RunDeployerOptions): Promise<void> {
-  const { namespace, out } = options;
-  const errOut = options.errOut ?? out;
-  const until = options.until ?? '';
-
+  const { namespace } = options;
   let to = await fromOwnDcList(deps, namespace, options.rcName);
   if (!to) {
     try {
@@ -90,6 +87,21 @@ export async function runDeployer(deps: DeployerDeps, options: RunDeployerOption
       throw new Error(`couldn't get deployment ${options.rcName}: ${errorMessage(err)}`, { cause: err });
     }
   }
+  // Opened before anything else the run does, so that the RC warnings repeated on the DC at the
+  // end come from this watch instead of a LIST of every event of the namespace (§6.2).
+  const warnings = await deps.watchRcWarnings?.(namespace, to.metadata?.resourceVersion ?? '');
+  try {
+    await deployRc(deps, options, to, warnings);
+  } finally {
+    warnings?.close();
+  }
+}
+
+/** runDeployer from step 1's decoding on, for the RC `to`. */
+async function deployRc(deps: DeployerDeps, options: RunDeployerOptions, to: V1ReplicationController, warnings: RcWarnings | undefined): Promise<void> {
+  const { namespace, out } = options;
+  const errOut = options.errOut ?? out;
+  const until = options.until ?? '';
   let config: DeploymentConfig;
   try {
     config = defaultInPlace(decodeDeploymentConfig(to));
@@ -97,7 +109,7 @@ export async function runDeployer(deps: DeployerDeps, options: RunDeployerOption
     throw new Error(`couldn't decode deployment config from deployment ${rcName(to)}: ${errorMessage(err)}`, { cause: err });
   }
 
-  const events = new DeployerEvents(deps.events, deps.clock, errOut);
+  const events = new DeployerEvents(deps.events, deps.clock, errOut, warnings);
   const ctx: StrategyContext = { deps, out, errOut, until, events, hooks: newHookExecutor(deps, events, out) };
   const strategy = strategyFor(config, ctx);
 

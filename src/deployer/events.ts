@@ -6,6 +6,7 @@ import type { CoreV1Event, V1ReplicationController } from '@kubernetes/client-no
 import { Annotations } from '../apis/constants.js';
 import { eventTarget } from '../apps/index.js';
 import type { Clock, EventClient } from '../controller/ports.js';
+import { RcWarningSelector, type RcWarnings } from './ports.js';
 import { errorMessage } from '../util/error-message.js';
 import { rcName } from './util.js';
 
@@ -17,6 +18,8 @@ export class DeployerEvents {
     private readonly client: EventClient,
     private readonly clock: Clock,
     private readonly errOut: NodeJS.WritableStream,
+    /** The RC warnings collected since the run started; without them, one LIST at the end. */
+    private readonly warnings?: RcWarnings,
   ) {}
 
   /**
@@ -56,21 +59,25 @@ export class DeployerEvents {
   /**
    * `RecordConfigWarnings` for each RC of `rcs` in turn: prints every Warning event of the RC
    * (`-->  <reason>: <rc> <message>`) and re-creates it on the DC, so quota and admission failures
-   * of the RC manager surface on the DC. OpenShift lists every event of each RC; one LIST of the
-   * namespace's RC Warning events (`type=Warning`) serves all of them here: one request for `to`
-   * and `from` instead of two, and without the RC manager's many Normal events.
+   * of the RC manager surface on the DC. OpenShift lists every event of each RC. Here the RC
+   * Warning events of the namespace come from the watch opened when the run started (`warnings`,
+   * design.md §6.2), so the ones raised during the rollout are repeated without reading every
+   * event of the namespace; when that watch broke, from one LIST of the namespace's RC Warning
+   * events (`type=Warning`), which serves `to` and `from` at once.
    */
   async recordConfigWarnings(rcs: readonly (V1ReplicationController | undefined)[], out: NodeJS.WritableStream): Promise<void> {
     const present = rcs.filter((rc): rc is V1ReplicationController => rc !== undefined);
     const first = present[0];
     if (!first) return;
     const namespace = first.metadata?.namespace ?? '';
-    let events: CoreV1Event[];
-    try {
-      events = await this.client.list(namespace, 'involvedObject.kind=ReplicationController,type=Warning');
-    } catch (err) {
-      for (const rc of present) out.write(`--> Error listing events for replication controller ${rcName(rc)}: ${errorMessage(err)}\n`);
-      return;
+    let events = this.warnings?.collected();
+    if (events === undefined) {
+      try {
+        events = await this.client.list(namespace, RcWarningSelector);
+      } catch (err) {
+        for (const rc of present) out.write(`--> Error listing events for replication controller ${rcName(rc)}: ${errorMessage(err)}\n`);
+        return;
+      }
     }
     for (const rc of present) {
       const name = rcName(rc);

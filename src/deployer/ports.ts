@@ -10,7 +10,7 @@
  * re-read), so a watch that went silent can delay a decision by at most one interval, as a poll
  * would; a live watch costs no request. `updatePeriodSeconds` and timeouts are unchanged.
  */
-import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
+import type { CoreV1Event, V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import type { Clock, EventClient, PodClient, ReplicationControllerClient } from '../controller/ports.js';
 import type { ImageStreamClient } from '../image/ports.js';
 import { sleep } from '../util/sleep.js';
@@ -132,6 +132,21 @@ export const systemDeployerClock: DeployerClock = {
   sleep: (ms) => sleep(ms),
 };
 
+/** The events the deployer repeats on the DC: those about RCs, of type Warning (a field selector). */
+export const RcWarningSelector = 'involvedObject.kind=ReplicationController,type=Warning';
+
+/**
+ * The Warning events about the ReplicationControllers of a namespace, collected by one watch from
+ * a resourceVersion on (design.md §6.2): what the deployer repeats on the DC at the end of a run,
+ * without the LIST of every event of the namespace that events, which kube-apiserver does not
+ * cache, cost at the end of every rollout.
+ */
+export interface RcWarnings {
+  /** The events seen so far, latest state of each, in arrival order; undefined once the watch broke. */
+  collected(): CoreV1Event[] | undefined;
+  close(): void;
+}
+
 /** Everything the deployer process talks to. */
 export interface DeployerDeps {
   readonly rcs: DeployerRcClient;
@@ -143,6 +158,11 @@ export interface DeployerDeps {
   readonly clock: DeployerClock;
   /** ImageStreams for tagImages hooks; without it those hooks fail (TagImagesUnsupportedMessage). */
   readonly imageStreams?: ImageStreamClient;
+  /**
+   * Starts collecting the namespace's RC Warning events at `resourceVersion`; undefined when the
+   * watch cannot be opened (the deployer then lists at the end, as without it).
+   */
+  readonly watchRcWarnings?: (namespace: string, resourceVersion: string) => Promise<RcWarnings | undefined>;
   /** Releases what the ports hold open (watches); called once the run is over. */
   readonly close?: () => void;
 }

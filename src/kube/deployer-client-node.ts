@@ -13,6 +13,7 @@ import { systemDeployerClock } from '../deployer/ports.js';
 import { loadKubeConfig } from './client.js';
 import { makeClients } from './clients.js';
 import { KubeDeployerWatchers } from './deployer-io.js';
+import { watchRcWarnings } from './rc-warnings.js';
 import { KubeImageStreamClient } from './imagestreams.js';
 import type { DeployerLists, WatchLike } from './deployer-io.js';
 import { toApiError, wrapApi } from './errors.js';
@@ -43,7 +44,8 @@ export function clientNodeWatch(kc: KubeConfig): WatchLike {
 export function clientNodeDeployerDeps(opts: DeployCommandOptions): DeployerDeps {
   const kc = loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
   const clients = makeClients(kc, { userAgent: 'dcctl-deployer' });
-  const watchers = new KubeDeployerWatchers(clientNodeLists(clients.core), clientNodeWatch(kc));
+  const watch = clientNodeWatch(kc);
+  const watchers = new KubeDeployerWatchers(clientNodeLists(clients.core), watch);
   return {
     rcs: clients.replicationControllers,
     pods: clients.pods,
@@ -53,6 +55,7 @@ export function clientNodeDeployerDeps(opts: DeployCommandOptions): DeployerDeps
     logs: new KubePodLogs(kc),
     clock: systemDeployerClock,
     imageStreams: new KubeImageStreamClient(clients.customObjects),
+    watchRcWarnings: (namespace, resourceVersion) => watchRcWarnings(watch, namespace, resourceVersion),
     close: () => watchers.close(),
   };
 }

@@ -12,6 +12,7 @@ import { systemDeployerClock } from '../deployer/ports.js';
 import type { ImageStreamClient } from '../image/ports.js';
 import { KubeDeployerWatchers, type DeployerLists, type ListAnswer } from './deployer-io.js';
 import { PatchContentTypes } from '../util/patch-content-types.js';
+import { watchRcWarnings } from './rc-warnings.js';
 import type { RestClient } from './rest.js';
 import { corePath as core, named } from './rest-paths.js';
 
@@ -91,6 +92,7 @@ export function restDeployerDeps(rest: RestClient): DeployerDeps {
     logs: ports.logs,
     clock: systemDeployerClock,
     imageStreams: ports.imageStreams,
+    watchRcWarnings: (namespace, resourceVersion) => watchRcWarnings(rest, namespace, resourceVersion),
     close: () => watchers.close(),
   };
 }

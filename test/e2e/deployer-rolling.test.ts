@@ -150,6 +150,21 @@ describe('Rolling strategy and custom commands (e2e)', () => {
     await dc.waitForConditions({ Available: { status: 'False' }, Progressing: { status: 'False', reason: 'ProgressDeadlineExceeded' } });
   });
 
+  it('repeats on the DC, and in its log, a Warning event raised about its RC while the deployer ran', async () => {
+    const { dc } = env;
+    const manifest = dcManifest({ replicas: 2, strategy: { type: 'Rolling', rollingParams: { intervalSeconds: 1, updatePeriodSeconds: 1, timeoutSeconds: 8 } } });
+    (manifest.spec.template?.spec ?? { containers: [] }).affinity = unschedulable;
+    await dc.create(manifest);
+    const running = await dc.waitForPhase('web-1', 'Running', 30_000);
+    // The deployer watches the namespace's RC warnings from its RC's resourceVersion (design.md
+    // §6.2): one written while it waits for pods must reach the DC when the rollout ends.
+    await dc.rcWarning(running, 'web-1.policy', 'FailedCreate', 'pods "web-1-x" is forbidden: exceeded quota');
+    expect(phaseOf(await dc.waitForPhase('web-1', ['Failed', 'Complete'], 60_000))).toBe('Failed');
+    expect(podLog(env.ns, 'web-1-deploy')).toContain('-->  FailedCreate: web-1 pods "web-1-x" is forbidden: exceeded quota');
+    await waitFor('the warning repeated on the DC', async () =>
+      (await dc.eventTexts('web')).includes('Warning FailedCreate: pods "web-1-x" is forbidden: exceeded quota'), { timeoutMs: 10_000 });
+  });
+
   it('minReadySeconds delays completion until the pods have been ready that long', async () => {
     const { dc, watcher } = env;
     const minReadySeconds = 5;

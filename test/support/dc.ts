@@ -140,6 +140,18 @@ export class DcClient {
       .map((e) => `${e.type} ${e.reason}: ${e.message}`);
   }
 
+  /** A Warning event about RC `rc`, as another component (an admission webhook, a quota) writes one. */
+  async rcWarning(rc: V1ReplicationController, name: string, reason: string, message: string): Promise<void> {
+    await this.a.core.createNamespacedEvent({
+      namespace: this.namespace,
+      body: {
+        metadata: { name, namespace: this.namespace },
+        involvedObject: { kind: 'ReplicationController', name: rc.metadata?.name, namespace: this.namespace, uid: rc.metadata?.uid },
+        type: 'Warning', reason, message, count: 1,
+      },
+    });
+  }
+
   async deletePod(name: string, gracePeriodSeconds?: number): Promise<void> {
     await this.a.core.deleteNamespacedPod({ name, namespace: this.namespace, ...(gracePeriodSeconds !== undefined ? { gracePeriodSeconds } : {}) });
   }

@@ -3,6 +3,7 @@ import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, Labels } from '../../../src/apis/constants.js';
 import type { DeploymentConfig, DeploymentStrategy } from '../../../src/apis/deploymentconfig.js';
 import { runDeployCommand } from '../../../src/deployer/command.js';
+import type { DeployerDeps } from '../../../src/deployer/ports.js';
 import { deployerPodNameFor } from '../../../src/util/naming.js';
 import { dcFor, rcFor } from '../../support/builders.js';
 import { deployerDeps } from '../../support/fakes.js';
@@ -58,12 +59,12 @@ export interface RunResult {
 }
 
 /** Runs `dcctl deploy` for `rc` against the cluster. */
-export async function deploy(cluster: SimulatedCluster, rc: string, until?: string): Promise<RunResult> {
+export async function deploy(cluster: SimulatedCluster, rc: string, until?: string, extra: Partial<DeployerDeps> = {}): Promise<RunResult> {
   const out = new Output();
   const err = new Output();
   const code = await runDeployCommand(
     { name: rc, namespace: NS, until },
-    { out: out.asStream(), errOut: err.asStream(), env: {}, makeDeps: () => deployerDeps(cluster) },
+    { out: out.asStream(), errOut: err.asStream(), env: {}, makeDeps: () => ({ ...deployerDeps(cluster), ...extra }) },
   );
   return { code, out, err };
 }

@@ -1,4 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
+import type { CoreV1Event } from '@kubernetes/client-node';
+import type { RcWarnings } from '../../../src/deployer/ports.js';
 import type { LifecycleHook, RecreateDeploymentStrategyParams } from '../../../src/apis/deploymentconfig.js';
 import { ApiError } from '../../../src/controller/errors.js';
 import { newSimulatedCluster, workloadWrites } from '../../support/simulation.js';
@@ -190,6 +192,53 @@ describe('recreate strategy', () => {
     const forwarded = cluster.events.list().at(-1)!;
     expect(forwarded.involvedObject).toMatchObject({ kind: 'DeploymentConfig', name: 'web', apiVersion: 'apps.openshift.io/v1' });
     expect(forwarded).toMatchObject({ type: 'Warning', reason: 'FailedCreate', message: 'exceeded quota', source: { component: 'web-2-deploy' } });
+  });
+
+  it('with a watch of the RC warnings: repeats the ones raised during the run and lists no events', async () => {
+    const { cluster } = recreateSetup({});
+    const to = cluster.rcs.get(NS, 'web-2')!;
+    // The RC manager's warning when the deployer scales web-2 up (a quota, say).
+    let raised = false;
+    cluster.api.onAction((a) => {
+      if (raised || a.verb !== 'patch' || a.name !== 'web-2') return;
+      raised = true;
+      void cluster.eventClient.create(NS, {
+        metadata: { name: 'web-2.quota', namespace: NS },
+        involvedObject: { kind: 'ReplicationController', name: 'web-2', namespace: NS, uid: to.metadata!.uid },
+        type: 'Warning', reason: 'FailedCreate', message: 'exceeded quota',
+      });
+    });
+    // Collects what the watch would deliver from the moment it is opened.
+    const opened: string[] = [];
+    const collected: CoreV1Event[] = [];
+    const watchRcWarnings = async (namespace: string, resourceVersion: string): Promise<RcWarnings> => {
+      opened.push(`${namespace}@${resourceVersion}`);
+      const stop = cluster.api.onCommit((c) => {
+        const e = c.after as CoreV1Event | undefined;
+        if (c.action.resource === 'events' && e?.involvedObject?.kind === 'ReplicationController' && e.type === 'Warning') collected.push(e);
+      });
+      return { collected: () => [...collected], close: stop };
+    };
+    const { code, out } = await deploy(cluster, 'web-2', undefined, { watchRcWarnings });
+    expect(code).toBe(0);
+    expect(opened).toEqual([`${NS}@${to.metadata!.resourceVersion}`]);
+    expect(out.lines.filter((l) => l.startsWith('-->  '))).toEqual(['-->  FailedCreate: web-2 exceeded quota']);
+    expect(cluster.api.actions.filter((a) => a.resource === 'events' && a.verb === 'list')).toEqual([]);
+    expect(cluster.events.list().at(-1)).toMatchObject({ involvedObject: { kind: 'DeploymentConfig', name: 'web' }, reason: 'FailedCreate' });
+  });
+
+  it('a watch of the RC warnings that broke: one LIST at the end instead', async () => {
+    const { cluster } = recreateSetup({});
+    await cluster.eventClient.create(NS, {
+      metadata: { name: 'web-2.1', namespace: NS },
+      involvedObject: { kind: 'ReplicationController', name: 'web-2', namespace: NS, uid: cluster.rcs.get(NS, 'web-2')!.metadata!.uid },
+      type: 'Warning', reason: 'FailedCreate', message: 'exceeded quota',
+    });
+    const watchRcWarnings = async (): Promise<RcWarnings> => ({ collected: () => undefined, close: () => undefined });
+    const { code, out } = await deploy(cluster, 'web-2', undefined, { watchRcWarnings });
+    expect(code).toBe(0);
+    expect(out.lines.filter((l) => l.startsWith('-->  '))).toEqual(['-->  FailedCreate: web-2 exceeded quota']);
+    expect(cluster.api.actions.filter((a) => a.resource === 'events' && a.verb === 'list')).toHaveLength(1);
   });
 
   it('retries admission warm-up errors of a scale', async () => {
