@@ -8,7 +8,7 @@ import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../../src/apis/constants.js';
 import { dcManifest, phaseOf, podLog, useDeployerTestEnv, versionOf } from '../support/dc.js';
 import { isDeployerPod, isReadyPod, type ObservedState } from '../support/invariants.js';
-import { waitFor } from '../support/kube.js';
+import { kubectl, waitFor } from '../support/kube.js';
 
 const env = useDeployerTestEnv('deployer-rolling');
 
@@ -156,6 +156,9 @@ describe('Rolling strategy and custom commands (e2e)', () => {
     (manifest.spec.template?.spec ?? { containers: [] }).affinity = unschedulable;
     await dc.create(manifest);
     const running = await dc.waitForPhase('web-1', 'Running', 30_000);
+    // Its service account may watch events (without it the deployer would fall back to a LIST,
+    // and this test could not tell).
+    expect(kubectl(['auth', 'can-i', 'watch', 'events', '-n', env.ns, '--as', `system:serviceaccount:${env.ns}:deployer`]).trim()).toBe('yes');
     // The deployer watches the namespace's RC warnings from its RC's resourceVersion (design.md
     // §6.2): one written while it waits for pods must reach the DC when the rollout ends.
     await dc.rcWarning(running, 'web-1.policy', 'FailedCreate', 'pods "web-1-x" is forbidden: exceeded quota');
