@@ -3,6 +3,7 @@
  * emitted by a tiny serializer for JSON-shaped data (strings that could be misread are written
  * as JSON strings, which YAML accepts), so the CLI needs no YAML dependency.
  */
+import { isObject } from '../util/is-object.js';
 import type { OutputFormat } from './options.js';
 
 /** Where a command writes; tests pass string collectors. */
@@ -29,7 +30,6 @@ function scalar(value: unknown): string {
   return String(value);
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Serialises JSON-shaped data as block YAML. `undefined` members are omitted as in JSON. */
 export function toYaml(value: unknown): string {

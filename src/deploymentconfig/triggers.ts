@@ -11,6 +11,7 @@ import type {
 import { decodeDeploymentConfig } from '../apis/encoded.js';
 import { allImageTriggersResolved, formatTime, hasChangeTrigger, hasImageChangeTrigger } from '../apps/index.js';
 import { canonicalJson } from '../util/canonical-json.js';
+import { isObject } from '../util/is-object.js';
 
 /** `RecordConfigChangeCause`. */
 export const configChangeDetails = (): DeploymentDetails => ({
@@ -86,14 +87,14 @@ export function recordedDetails(rc: V1ReplicationController, version: number): D
     return undefined;
   }
   const status: unknown = encoded.status;
-  if (!isRecord(status) || status.latestVersion !== version || !isRecord(status.details)) return undefined;
+  if (!isObject(status) || status.latestVersion !== version || !isObject(status.details)) return undefined;
   const { message, causes } = status.details;
   const details: DeploymentDetails = {};
   if (typeof message === 'string') details.message = message.slice(0, recordedMessageMax);
   if (Array.isArray(causes)) {
     details.causes = causes.slice(0, recordedCausesMax).flatMap((cause): DeploymentCause[] => {
-      if (!isRecord(cause) || typeof cause.type !== 'string' || !causeTypes.includes(cause.type)) return [];
-      const from = isRecord(cause.imageTrigger) && isRecord(cause.imageTrigger.from) ? cause.imageTrigger.from : undefined;
+      if (!isObject(cause) || typeof cause.type !== 'string' || !causeTypes.includes(cause.type)) return [];
+      const from = isObject(cause.imageTrigger) && isObject(cause.imageTrigger.from) ? cause.imageTrigger.from : undefined;
       if (!from) return [{ type: cause.type as DeploymentCause['type'] }];
       const ref: Record<string, string> = {};
       for (const field of ['kind', 'name', 'namespace'] as const) {
@@ -106,8 +107,6 @@ export function recordedDetails(rc: V1ReplicationController, version: number): D
 }
 
 const causeTypes: readonly string[] = ['ConfigChange', 'ImageChange', 'Manual'];
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 export interface TriggerDecision {
   /** Bump latestVersion (details are then in `details`). */

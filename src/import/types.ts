@@ -69,4 +69,4 @@ export interface ImportResult {
   readonly notes: string[];
 }
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export { isObject } from '../util/is-object.js';

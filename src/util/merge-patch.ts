@@ -3,7 +3,7 @@
  * template would keep labels or annotations the target revision no longer has; sending the diff
  * (removed keys as null) makes the stored object equal to the intended one.
  */
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject } from './is-object.js';
 
 /**
  * Returns the patch that turns `original` into `modified`, or undefined when they are equal.

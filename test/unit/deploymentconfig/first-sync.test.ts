@@ -6,16 +6,13 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { Annotations } from '../../../src/apis/constants.js';
-import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
 import { decodeDeploymentConfig } from '../../../src/apis/encoded.js';
 import { RetriableError } from '../../../src/controller/errors.js';
 import { conflict, newFakeCluster, type FakeCluster } from '../../support/fakes.js';
-import { makeDc, NS, rcFor, storedDc, syncCatch, userEdits } from './fixtures.js';
+import { makeDc, NS, progressing, rcFor, setImage, storedDc, syncCatch, userEdits } from './fixtures.js';
 
 const STATUS = 'update deploymentconfigs/status ns/app';
 const statusWrite = { verb: 'update', resource: 'deploymentconfigs', subresource: 'status' } as const;
-const setImage = (image: string) => (dc: DeploymentConfig) => { dc.spec.template!.spec!.containers[0]!.image = image; };
-const progressing = (f: FakeCluster) => storedDc(f).status?.conditions?.find((c) => c.type === 'Progressing');
 
 /** A DC at version 1 whose RC `app-1` is Complete. */
 function rolledOut(): FakeCluster {

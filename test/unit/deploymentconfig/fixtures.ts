@@ -75,6 +75,12 @@ export function deployerSets(f: FakeCluster, rcName: string, phase: DeploymentPh
   });
 }
 
+/** A user edit that sets container `web`'s image (a config change). */
+export const setImage = (image: string) => (dc: DeploymentConfig) => { dc.spec.template!.spec!.containers[0]!.image = image; };
+
+/** The stored DC's Progressing condition. */
+export const progressing = (f: FakeCluster) => storedDc(f).status?.conditions?.find((c) => c.type === 'Progressing');
+
 /** Edits the DC spec like a user (generation bumps when the spec changes). */
 export function userEdits(f: FakeCluster, edit: (dc: DeploymentConfig) => void): void {
   f.dcs.mutate(NS, NAME, (dc) => {

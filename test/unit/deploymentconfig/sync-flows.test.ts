@@ -7,12 +7,10 @@ import { Annotations, Labels } from '../../../src/apis/constants.js';
 import { FatalError, RetriableError } from '../../../src/controller/errors.js';
 import { newFakeCluster, type FakeCluster } from '../../support/fakes.js';
 import {
-  deployerSets, imageTrigger, makeDc, NAME, NS, rcFor, settle, storedDc, sync, syncCatch, userEdits,
+  deployerSets, imageTrigger, makeDc, NAME, NS, progressing, rcFor, setImage, settle, storedDc, sync, syncCatch, userEdits,
 } from './fixtures.js';
 
 const rcNames = (f: FakeCluster): string[] => f.rcs.list(NS).map((rc) => rc.metadata!.name!).sort();
-const progressing = (f: FakeCluster) => storedDc(f).status?.conditions?.find((c) => c.type === 'Progressing');
-const setImage = (image: string) => (dc: ReturnType<typeof makeDc>) => { dc.spec.template!.spec!.containers[0]!.image = image; };
 
 /** Rolls out the current latestVersion to Complete with `replicas`. */
 async function rollOut(f: FakeCluster, replicas = 1): Promise<void> {
