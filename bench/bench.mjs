@@ -45,6 +45,11 @@ const recordedMaxPods = args['report-only'] === 'true' && existsSync(path.join(r
 // (measured at N=100, see the Setup text of the report); --max-pods to compare.
 const DefaultMaxPods = 16;
 const maxPods = Number(args['max-pods'] ?? recordedMaxPods ?? DefaultMaxPods);
+// --controller-args "--flag=value ...": extra flags for every controller the bench starts (for a
+// before/after comparison of a flag on one plane); recorded in last-results.json and the report.
+const recordedControllerArgs = args['report-only'] === 'true' && existsSync(path.join(repo, 'bench/last-results.json'))
+  ? JSON.parse(readFileSync(path.join(repo, 'bench/last-results.json'), 'utf8')).controllerArgs : undefined;
+const controllerArgs = recordedControllerArgs ?? (args['controller-args'] ?? '').split(/\s+/).filter(Boolean);
 const auditLog = path.join(clusterDir, 'audit.log');
 const started = new Date();
 
@@ -186,7 +191,7 @@ let metricsPort = 19000 + Math.floor(Math.random() * 1000);
 function startController(namespace, extra = []) {
   const port = metricsPort++;
   const argv = [path.join(repo, 'bin/dcctl.js'), 'controller', '--leader-elect=false', `--metrics-bind-address=127.0.0.1:${port}`,
-    '--deployer-image=dcctl:local', ...(namespace ? ['--namespace', namespace] : []), ...extra];
+    '--deployer-image=dcctl:local', ...(namespace ? ['--namespace', namespace] : []), ...controllerArgs, ...extra];
   // --cpu-prof DIR: V8 CPU profiles of the controller (one .cpuprofile per run, written on exit).
   if (args['cpu-prof']) argv.unshift('--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`);
   argv.unshift(...controllerNodeOptions);
@@ -856,6 +861,7 @@ function report(results, idle, skipped) {
   L.push(`- Deployer process slots (the bench's default ${DefaultMaxPods}, \`--max-pods\`): the process kubelet is one node running every deployer pod on the same 2 cores as the control plane, so its limit is what those cores sustain, not a kubelet's default of 110 pods (a real node runs its deployers on cores of its own). Measured at N=100 with deployer pods, one run each: with 8 slots rollouts waited for a slot a median 16.7 s (p90 53 s), with 16 a median 7.2 s (p90 25 s); with either the first rollout phase kept both cores busy (1.96 of 2) and the template update left ~0.3 cores idle, so 16 shortens the queue without starving the plane. With 110 (a kubelet's default) all 100 deployers ran at once and each waited longer on the shared RC manager and API server: deployer CPU per rollout rose from 134 to 192 ms and both phases took longer (in a run where other processes took 0.6–1.0 cores). At N=1000 the slots bound the throughput: 8 slots and ~3.6 s per deployer pod allow at most ~2.2 rollouts/s, 16 about twice that.`);
   L.push(`- N objects of ${replicas} replicas each, Rolling/RollingUpdate with maxSurge 25% and maxUnavailable 25%, created 20 at a time; once all are rolled out, every template is changed once (second rollout). DCs use OpenShift's default intervalSeconds/updatePeriodSeconds of 1 s.`);
   L.push('- DC side, two result kinds: `dc` is `dcctl controller --namespace <ns>` (5 workers) + deployer processes (one deployer pod per rollout) + kube-controller-manager\'s RC controller (it creates the pods of RCs); `dc-inline` is the same controller with `--default-deployer=inline`: pod-less rollouts run by the deployer controller itself (docs/design.md §6.8), no deployer pods. Deployment side (`deploy`): kube-controller-manager\'s deployment and replicaset controllers. The three run one after the other on the same plane, in one run.');
+  if (controllerArgs.length > 0) L.push(`- Extra controller flags of this run (\`--controller-args\`): \`${controllerArgs.join(' ')}\`.`);
   const nodeOptions = recorded ? (recorded.controllerNodeOptions ?? []) : controllerNodeOptions;
   L.push(nodeOptions.length
     ? `- The controller runs with the Node.js options of the install manifest (deploy/base/controller.yaml, NODE_OPTIONS): \`${nodeOptions.join(' ')}\`, the heap Node.js sizes inside the manifest's 512Mi memory limit (docs/design.md §1.1).`
@@ -1113,7 +1119,7 @@ try {
   const md = report(results, idle, skipped);
   const docs = path.join(repo, 'docs');
   writeFileSync(path.join(docs, 'benchmarks.md'), md);
-  writeFileSync(path.join(repo, 'bench/last-results.json'), JSON.stringify({ started: started.toISOString(), maxPods, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart }, null, 1));
+  writeFileSync(path.join(repo, 'bench/last-results.json'), JSON.stringify({ started: started.toISOString(), maxPods, controllerArgs, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart }, null, 1));
   try {
     renderChart(results, path.join(docs, 'benchmarks.svg'), path.join(docs, 'benchmarks.png'));
   } catch (err) {

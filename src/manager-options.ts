@@ -52,6 +52,11 @@ export interface ManagerOptions {
   readonly metricsCertDir?: string;
   /** Seconds between informer resyncs (OpenShift's controllers: 600). */
   readonly resyncSeconds: number;
+  /**
+   * During a rollout, RC replica-count changes update the DC status at most once per this many
+   * seconds (design.md §4.1); 0: at every change. Default DefaultStatusBatchSeconds.
+   */
+  readonly statusBatchSeconds?: number;
   readonly logLevel: string;
   readonly logFormat: 'json' | 'pretty';
 }
@@ -65,6 +70,14 @@ export const DefaultCrossNamespacePolicy = 'dcctl-cross-namespace-image-referenc
 
 export const DefaultDeployerImage = 'ghcr.io/deploymentconfig-controller/dcctl:latest';
 export const DefaultResyncSeconds = 10 * 60;
+export const DefaultStatusBatchSeconds = 0.5;
+
+/** `--status-batch-period` in milliseconds (undefined: the default). */
+export function statusBatchMs(seconds: number | undefined): number {
+  const s = seconds ?? DefaultStatusBatchSeconds;
+  if (!(Number.isFinite(s) && s >= 0 && s <= 60)) throw new Error(`invalid --status-batch-period ${s}: want seconds from 0 to 60`);
+  return Math.round(s * 1000);
+}
 
 /** `--metrics-bind-address`: `[host]:port`; `0` or empty disables serving. */
 export function parseBindAddress(addr: string): { host?: string; port: number } | undefined {

@@ -38,7 +38,7 @@ import { InformerFactory } from './kube/informer-factory.js';
 import { createLeaderElector } from './kube/leader-election.js';
 import { KubeMetricsAccessReview, startMetricsServer } from './kube/metrics-server.js';
 import { Metrics } from './metrics.js';
-import { DefaultCrossNamespaceMode, DefaultCrossNamespacePolicy, parseBindAddress, type ManagerOptions } from './manager-options.js';
+import { DefaultCrossNamespaceMode, DefaultCrossNamespacePolicy, parseBindAddress, statusBatchMs, type ManagerOptions } from './manager-options.js';
 
 export type { ManagerOptions } from './manager-options.js';
 
@@ -62,6 +62,7 @@ export function makeLogger(level: string, format: 'json' | 'pretty'): Logger {
 
 /** Runs until a signal or a fatal error; resolves with the process exit code. */
 export async function runManager(opts: ManagerOptions): Promise<number> {
+  const batchMs = statusBatchMs(opts.statusBatchSeconds);
   if (!Number.isFinite(opts.resyncSeconds) || opts.resyncSeconds < 1) {
     throw new Error(`invalid --resync-period ${opts.resyncSeconds}: want seconds >= 1`);
   }
@@ -113,7 +114,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     controllers.push(newDeploymentConfigController(informers, {
       dcs: dcWriter, rcs: rcWriter, recorder: recorder(Component),
       dcLister: dcCache, rcLister: rcCache, rcsForDc: indexedRcsForDc(rcInformer, rcCache),
-    }, ctx, { resolveImageTags: opts.enableImageTriggerController, crossNamespace }));
+    }, ctx, { resolveImageTags: opts.enableImageTriggerController, crossNamespace, statusBatchMs: batchMs }));
   }
   if (opts.enableImageTriggerController && dcCache) {
     controllers.push(newImageTriggerController(informers, {

@@ -7,7 +7,8 @@
  *   marks it dirty; it is queued again only when `done()` is called, so two workers never sync
  *   the same key at the same time and the latest state is always reconciled afterwards.
  * - Delays: `addAfter` keeps one timer per key (the earliest wins); `addRateLimited` asks the
- *   rate limiter for the delay.
+ *   rate limiter for the delay; `addBatched` folds a burst of adds into one, a period after the
+ *   first.
  */
 import { MaxTimerDelayMs } from '../util/sleep.js';
 import { defaultControllerRateLimiter, type RateLimiter } from './rate-limiter.js';
@@ -65,6 +66,7 @@ export class WorkQueue {
   private readonly dirty = new Set<string>();
   private readonly processing = new Set<string>();
   private readonly waiting = new Map<string, { readyAt: number; handle: unknown }>();
+  private readonly batched = new Map<string, unknown>();
   private readonly addedAt = new Map<string, number>();
   private readonly startedAt = new Map<string, number>();
   private readonly getters: Array<() => void> = [];
@@ -119,6 +121,26 @@ export class WorkQueue {
     this.waiting.set(key, { readyAt, handle });
   }
 
+  /**
+   * Adds `key` once `periodMs` after the first of a burst of calls, so the burst costs one sync
+   * (kube's endpoints controller's `--endpoint-updates-batch-period`). Nothing to do when the key
+   * is already queued: its sync has not read the caches yet. Handing the key out for any reason
+   * drops the batch, since that sync reads everything the batch waited for.
+   */
+  addBatched(key: string, periodMs: number): void {
+    if (this.shuttingDown) return;
+    if (!(periodMs > 0)) {
+      this.add(key);
+      return;
+    }
+    if (this.dirty.has(key) || this.batched.has(key)) return;
+    const handle = this.timers.setTimeout(() => {
+      this.batched.delete(key);
+      this.add(key);
+    }, Math.min(periodMs, MaxTimerDelayMs));
+    this.batched.set(key, handle);
+  }
+
   /** Adds `key` after the rate limiter's delay; this counts as one requeue of the key. */
   addRateLimited(key: string): void {
     this.metrics?.incRetries();
@@ -148,6 +170,11 @@ export class WorkQueue {
         this.metrics?.setDepth(this.queue.length);
         this.dirty.delete(key);
         this.processing.add(key);
+        const batch = this.batched.get(key);
+        if (batch !== undefined) {
+          this.timers.clearTimeout(batch);
+          this.batched.delete(key);
+        }
         const now = this.timers.now();
         const added = this.addedAt.get(key);
         this.addedAt.delete(key);
@@ -193,6 +220,8 @@ export class WorkQueue {
     this.shuttingDown = true;
     for (const { handle } of this.waiting.values()) this.timers.clearTimeout(handle);
     this.waiting.clear();
+    for (const handle of this.batched.values()) this.timers.clearTimeout(handle);
+    this.batched.clear();
     this.queue = [];
     this.dirty.clear();
     this.addedAt.clear();

@@ -19,6 +19,8 @@ import type { WorkQueue } from '../controller/workqueue.js';
 import type { CrossNamespaceGate } from '../image/cross-namespace.js';
 import { tagResolverFor } from '../image/resolve.js';
 import { objectKey, splitKey } from '../util/keys.js';
+import { rcNameFor } from '../util/naming.js';
+import { isInProgress } from '../apps/deployment.js';
 import { syncDeploymentConfig } from './sync.js';
 
 export interface DeploymentConfigControllerClients {
@@ -41,6 +43,8 @@ export interface DeploymentConfigControllerOptions {
   readonly resolveImageTags: boolean;
   /** Decides on instantiate's references to another namespace's images (docs/image-triggers.md). */
   readonly crossNamespace?: CrossNamespaceGate;
+  /** See wireDeploymentConfigController; the manager's `--status-batch-period`. */
+  readonly statusBatchMs?: number;
 }
 
 /**
@@ -59,7 +63,7 @@ export function newDeploymentConfigController(
   const name = 'deploymentconfig';
   const queue = newQueue(ctx, name);
   const settled = new SettledStatusWrites();
-  wireDeploymentConfigController({ dcs, rcs, dcLister: dcs, queue, settled });
+  wireDeploymentConfigController({ dcs, rcs, dcLister: dcs, rcLister: clients.rcLister, queue, settled, statusBatchMs: opts.statusBatchMs });
   const log = ctx.log.child({ controller: name });
   const sync = (key: string) => syncDeploymentConfig({
     dcLister: clients.dcLister, rcLister: clients.rcLister, dcClient: clients.dcs, rcClient: clients.rcs,
@@ -78,8 +82,14 @@ export function newDeploymentConfigController(
 export function dcKeyForRc(rc: V1ReplicationController, dcLister: Lister<DeploymentConfig>): string | undefined {
   const dcName = rc.metadata?.annotations?.[Annotations.DeploymentConfig];
   const namespace = rc.metadata?.namespace;
-  if (!dcName || !namespace) return undefined;
-  return dcLister.get(namespace, dcName) ? objectKey(namespace, dcName) : undefined;
+  return namespace && dcName && cachedDcForRc(rc, dcLister) ? objectKey(namespace, dcName) : undefined;
+}
+
+/** The cached DC named by an RC's `openshift.io/deployment-config.name` annotation, if any. */
+function cachedDcForRc(rc: V1ReplicationController, dcLister: Lister<DeploymentConfig>): DeploymentConfig | undefined {
+  const dcName = rc.metadata?.annotations?.[Annotations.DeploymentConfig];
+  const namespace = rc.metadata?.namespace;
+  return namespace && dcName ? dcLister.get(namespace, dcName) : undefined;
 }
 
 /**
@@ -103,17 +113,41 @@ const sameJson = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(
  * bookkeeping cannot, and re-syncing the DC for them is wasted work (one no-op sync each).
  */
 export function rcChangeMattersToDc(old: V1ReplicationController, rc: V1ReplicationController): boolean {
+  return rcChangeToDc(old, rc) !== 'none';
+}
+
+/**
+ * What an RC update means to its DC's sync: nothing (see rcChangeMattersToDc), only replica
+ * counts (spec.replicas and the status counts summed into the DC status), or anything else a
+ * sync reads (a phase, a cancellation, a claim, deletion, images).
+ */
+export function rcChangeToDc(old: V1ReplicationController, rc: V1ReplicationController): 'none' | 'counts' | 'other' {
   const a = old.metadata ?? {};
   const b = rc.metadata ?? {};
-  if (a.deletionTimestamp !== b.deletionTimestamp || a.uid !== b.uid) return true;
-  if (!sameJson(a.labels, b.labels) || !sameJson(a.ownerReferences, b.ownerReferences)) return true;
-  for (const key of annotationsReadByDcSync) if (a.annotations?.[key] !== b.annotations?.[key]) return true;
-  if (old.spec?.replicas !== rc.spec?.replicas) return true;
+  if (a.deletionTimestamp !== b.deletionTimestamp || a.uid !== b.uid) return 'other';
+  if (!sameJson(a.labels, b.labels) || !sameJson(a.ownerReferences, b.ownerReferences)) return 'other';
+  for (const key of annotationsReadByDcSync) if (a.annotations?.[key] !== b.annotations?.[key]) return 'other';
+  const images = (x: V1ReplicationController) => (x.spec?.template?.spec?.containers ?? []).map((c) => c.image);
+  if (!sameJson(images(old), images(rc))) return 'other';
+  if (old.spec?.replicas !== rc.spec?.replicas) return 'counts';
   const s = old.status;
   const t = rc.status;
-  if (s?.replicas !== t?.replicas || s?.readyReplicas !== t?.readyReplicas || s?.availableReplicas !== t?.availableReplicas) return true;
-  const images = (x: V1ReplicationController) => (x.spec?.template?.spec?.containers ?? []).map((c) => c.image);
-  return !sameJson(images(old), images(rc));
+  if (s?.replicas !== t?.replicas || s?.readyReplicas !== t?.readyReplicas || s?.availableReplicas !== t?.availableReplicas) return 'counts';
+  return 'none';
+}
+
+/**
+ * Whether the DC's latest RC is being rolled out (New, Pending or Running). Its replica counts then
+ * change step by step, and the DC's status may follow them a batch period late: the rollout's
+ * outcome is a phase change, which is never batched.
+ */
+export function rolloutInProgress(dc: DeploymentConfig, rcLister: Lister<V1ReplicationController>): boolean {
+  const namespace = dc.metadata?.namespace;
+  const name = dc.metadata?.name;
+  const version = dc.status?.latestVersion ?? 0;
+  if (!namespace || !name || !(version > 0)) return false;
+  const latest = rcLister.get(namespace, rcNameFor(name, version));
+  return latest !== undefined && isInProgress(latest);
 }
 
 /**
@@ -169,11 +203,19 @@ export function wireDeploymentConfigController(opts: {
   dcs: EventSource<DeploymentConfig>;
   rcs: EventSource<V1ReplicationController>;
   dcLister: Lister<DeploymentConfig>;
+  /** Needed with statusBatchMs, to tell whether a DC's rollout is in progress. */
+  rcLister?: Lister<V1ReplicationController>;
   queue: WorkQueue;
   /** Status writes that ended a sync (see SettledStatusWrites); undefined: every update enqueues. */
   settled?: SettledStatusWrites;
+  /**
+   * During a rollout, RC replica-count changes re-sync the DC at most once per this many
+   * milliseconds (design.md §4.1); 0 or undefined: at once.
+   */
+  statusBatchMs?: number;
 }): void {
-  const { dcs, rcs, dcLister, queue, settled } = opts;
+  const { dcs, rcs, dcLister, rcLister, queue, settled } = opts;
+  const batchMs = opts.statusBatchMs ?? 0;
   const enqueueDc = (dc: DeploymentConfig) => {
     if (dc.metadata?.namespace && dc.metadata.name) queue.add(objectKey(dc.metadata.namespace, dc.metadata.name));
   };
@@ -197,8 +239,13 @@ export function wireDeploymentConfigController(opts: {
   };
   rcs.on('update', (old, rc) => {
     if (old.metadata?.resourceVersion === rc.metadata?.resourceVersion) return;
-    if (!rcChangeMattersToDc(old, rc)) return;
-    enqueueOwner(rc);
+    const change = rcChangeToDc(old, rc);
+    if (change === 'none') return;
+    const dc = cachedDcForRc(rc, dcLister);
+    if (!dc) return;
+    const key = objectKey(dc.metadata?.namespace ?? '', dc.metadata?.name ?? '');
+    if (change === 'counts' && batchMs > 0 && rcLister && rolloutInProgress(dc, rcLister)) queue.addBatched(key, batchMs);
+    else queue.add(key);
   });
   rcs.on('delete', enqueueOwner);
 }

@@ -72,6 +72,60 @@ describe('WorkQueue', () => {
     expect(q.len()).toBe(1);
   });
 
+  it('addBatched folds a burst into one add, a period after its first call', async () => {
+    const { q, timers } = newQueue();
+    q.addBatched('k', 500);
+    timers.advance(300);
+    q.addBatched('k', 500);
+    expect(q.len()).toBe(0);
+    timers.advance(200);
+    expect(q.len()).toBe(1);
+    expect(await q.get()).toBe('k');
+    q.done('k');
+    expect(timers.pending()).toBe(0);
+    // The next burst starts a new period.
+    q.addBatched('k', 500);
+    timers.advance(499);
+    expect(q.len()).toBe(0);
+    timers.advance(1);
+    expect(q.len()).toBe(1);
+  });
+
+  it('addBatched adds nothing for a queued key, and a key handed out drops its batch', async () => {
+    const { q, timers } = newQueue();
+    q.add('k');
+    q.addBatched('k', 500);
+    expect(timers.pending()).toBe(0);
+    expect(await q.get()).toBe('k');
+    q.done('k');
+    // A batch waiting when another add hands the key out: that sync reads everything the batch
+    // waited for, so no second sync follows.
+    q.addBatched('k', 500);
+    q.add('k');
+    expect(await q.get()).toBe('k');
+    q.done('k');
+    timers.advance(1000);
+    expect(q.len()).toBe(0);
+    expect(timers.pending()).toBe(0);
+    // Marked dirty while processing: done() re-queues it, no timer needed.
+    q.add('k');
+    expect(await q.get()).toBe('k');
+    q.add('k');
+    q.addBatched('k', 500);
+    expect(timers.pending()).toBe(0);
+    q.done('k');
+    expect(q.len()).toBe(1);
+  });
+
+  it('addBatched with a period of 0 adds at once; shutDown cancels a batch', () => {
+    const { q, timers } = newQueue();
+    q.addBatched('now', 0);
+    expect(q.len()).toBe(1);
+    q.addBatched('later', 500);
+    q.shutDown();
+    expect(timers.pending()).toBe(0);
+  });
+
   it('addRateLimited backs off exponentially and forget resets it', () => {
     const { q, timers } = newQueue();
     q.addRateLimited('k');

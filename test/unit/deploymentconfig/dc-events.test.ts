@@ -11,7 +11,8 @@ import { WorkQueue } from '../../../src/controller/workqueue.js';
 import { SettledStatusWrites, wireDeploymentConfigController } from '../../../src/deploymentconfig/controller.js';
 import { syncDeploymentConfig } from '../../../src/deploymentconfig/sync.js';
 import { newFakeCluster, drainQueue } from '../../support/fakes.js';
-import { makeDc } from './fixtures.js';
+import { FakeTimers } from '../../support/timers.js';
+import { makeDc, rcFor } from './fixtures.js';
 
 type Handler = (...args: DeploymentConfig[]) => void;
 
@@ -61,6 +62,71 @@ describe('wireDeploymentConfigController: DC updates', () => {
     dcs.fire('update', dcAt('16'), dcAt('16'));
     expect(await drainQueue(queue)).toEqual(['ns/app']);
     queue.shutDown();
+  });
+});
+
+describe('wireDeploymentConfigController: RC updates during a rollout', () => {
+  /** A DC at latestVersion 2 whose RC app-2 is in `phase`, wired with a batch period of 500 ms. */
+  function wired(phase: string) {
+    const dc = makeDc();
+    dc.metadata.resourceVersion = '5';
+    dc.status = { ...(dc.status ?? {}), latestVersion: 2 };
+    const latest = rcFor(dc, 2, { phase, replicas: 1, resourceVersion: '7' });
+    const previous = rcFor(dc, 1, { replicas: 3, resourceVersion: '6' });
+    const rcsByName = new Map([[latest.metadata!.name!, latest], [previous.metadata!.name!, previous]]);
+    const handlers: Array<(old: V1ReplicationController, rc: V1ReplicationController) => void> = [];
+    const rcs = { on(event: string, h: never) { if (event === 'update') handlers.push(h); } } as unknown as EventSource<V1ReplicationController>;
+    const timers = new FakeTimers();
+    const queue = new WorkQueue({ name: 't', timers });
+    wireDeploymentConfigController({
+      dcs: manualSource(), rcs, queue, statusBatchMs: 500,
+      dcLister: { get: (ns, name) => (ns === 'ns' && name === 'app' ? dc : undefined), list: () => [dc] },
+      rcLister: { get: (ns, name) => (ns === 'ns' ? rcsByName.get(name) : undefined), list: () => [...rcsByName.values()] },
+    });
+    const fire = (rc: V1ReplicationController, mutate: (next: V1ReplicationController) => void) => {
+      const next = structuredClone(rc);
+      next.metadata!.resourceVersion = String(Number(rc.metadata!.resourceVersion) + 10);
+      mutate(next);
+      for (const h of handlers) h(rc, next);
+    };
+    return { queue, timers, latest, previous, fire };
+  }
+
+  it('folds the replica counts of a rollout in progress into one sync per batch period', async () => {
+    const { queue, timers, latest, previous, fire } = wired('Running');
+    fire(latest, (rc) => { rc.spec!.replicas = 2; });
+    fire(latest, (rc) => { rc.status!.replicas = 2; });
+    fire(previous, (rc) => { rc.spec!.replicas = 2; });
+    expect(await drainQueue(queue)).toEqual([]);
+    timers.advance(499);
+    fire(latest, (rc) => { rc.status!.availableReplicas = 2; });
+    expect(await drainQueue(queue)).toEqual([]);
+    timers.advance(1);
+    expect(await drainQueue(queue)).toEqual(['ns/app']);
+    expect(timers.pending()).toBe(0);
+    queue.shutDown();
+  });
+
+  it('syncs at once for a phase change, a cancellation, or counts once the rollout has ended', async () => {
+    const running = wired('Running');
+    running.fire(running.latest, (rc) => { rc.status!.replicas = 2; });
+    running.fire(running.latest, (rc) => { rc.metadata!.annotations![Annotations.Phase] = 'Complete'; });
+    // The phase change hands the key out now; the sync reads the counts the batch waited for.
+    expect(await drainQueue(running.queue)).toEqual(['ns/app']);
+    running.timers.advance(500);
+    expect(await drainQueue(running.queue)).toEqual([]);
+    running.fire(running.latest, (rc) => { rc.metadata!.annotations![Annotations.Cancelled] = 'true'; });
+    expect(await drainQueue(running.queue)).toEqual(['ns/app']);
+    running.queue.shutDown();
+
+    for (const phase of ['Complete', 'Failed']) {
+      const ended = wired(phase);
+      // The previous RC draining after the rollout: what `oc rollout status` and the DC's
+      // replica counts wait for, not delayed.
+      ended.fire(ended.previous, (rc) => { rc.status!.replicas = 0; });
+      expect(await drainQueue(ended.queue)).toEqual(['ns/app']);
+      ended.queue.shutDown();
+    }
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { parseBindAddress } from '../../../src/manager-options.js';
+import { parseBindAddress, statusBatchMs } from '../../../src/manager-options.js';
 
 describe('--metrics-bind-address', () => {
   it('parses [host]:port; 0 or empty turns serving off', () => {
@@ -14,5 +14,17 @@ describe('--metrics-bind-address', () => {
   it('names the flag when the port is not a positive integer', () => {
     expect(() => parseBindAddress('localhost:http')).toThrow('invalid --metrics-bind-address "localhost:http"');
     expect(() => parseBindAddress('localhost:-1')).toThrow('invalid --metrics-bind-address');
+  });
+});
+
+describe('--status-batch-period', () => {
+  it('is seconds (fractions allowed, 0 turns batching off), half a second by default', () => {
+    expect(statusBatchMs(undefined)).toBe(500);
+    expect(statusBatchMs(0)).toBe(0);
+    expect(statusBatchMs(0.25)).toBe(250);
+  });
+
+  it('names the flag for a negative, huge or non-numeric period', () => {
+    for (const bad of [-1, 61, Number.NaN]) expect(() => statusBatchMs(bad)).toThrow('invalid --status-batch-period');
   });
 });
