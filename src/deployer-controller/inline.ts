@@ -12,6 +12,7 @@ import type { CoreV1Event, V1Pod, V1ReplicationController } from '@kubernetes/cl
 import { Annotations, ConditionReason, DeployerModes, Labels, Phase, type DeployerMode } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { byVersionDesc, defaultInPlace, eventTarget, isComplete, selectorString, versionOf } from '../apps/index.js';
+import { repeatedWarnings } from '../apps/rc-warnings.js';
 import { isAlreadyExists, isNotFound } from '../controller/errors.js';
 import type { Clock, EventClient, EventRecorder, Lister, PodClient, ReplicationControllerClient } from '../controller/ports.js';
 import type { ImageStreamClient } from '../image/ports.js';
@@ -517,7 +518,8 @@ async function scaleDownOlder(
 
 /**
  * `RecordConfigWarnings` of the deployer: Warning events of the RCs (quota, admission failures of
- * the RC manager) are repeated on the DC when the rollout ends.
+ * the RC manager) are repeated on the DC when the rollout fails, at most MaxRepeatedWarnings per
+ * RC (src/apps/rc-warnings.ts).
  */
 async function forwardWarnings(deps: InlineDeps, to: V1ReplicationController, from: V1ReplicationController | undefined): Promise<void> {
   if (!deps.events) return;
@@ -535,9 +537,9 @@ async function forwardWarnings(deps: InlineDeps, to: V1ReplicationController, fr
       deps.log?.warn({ namespace, name, err }, 'Could not list events of the replication controller');
       continue;
     }
-    for (const e of events) {
-      if (e.type === 'Warning') deps.recorder.event(eventTarget(to), 'Warning', e.reason ?? '', e.message ?? '');
-    }
+    const { repeat, skipped } = repeatedWarnings(events, rc);
+    for (const e of repeat) deps.recorder.event(eventTarget(to), 'Warning', e.reason ?? '', e.message ?? '');
+    if (skipped > 0) deps.log?.info({ namespace, name, skipped }, 'More Warning events of the replication controller than are repeated on the DC');
   }
 }
 

@@ -5,6 +5,7 @@
 import type { CoreV1Event, V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../apis/constants.js';
 import { eventTarget } from '../apps/index.js';
+import { repeatedWarnings } from '../apps/rc-warnings.js';
 import type { Clock, EventClient } from '../controller/ports.js';
 import { RcWarningSelector, type RcWarnings } from './ports.js';
 import { errorMessage } from '../util/error-message.js';
@@ -57,9 +58,11 @@ export class DeployerEvents {
   }
 
   /**
-   * `RecordConfigWarnings` for each RC of `rcs` in turn: prints every Warning event of the RC
-   * (`-->  <reason>: <rc> <message>`) and re-creates it on the DC, so quota and admission failures
-   * of the RC manager surface on the DC. OpenShift lists every event of each RC. Here the RC
+   * `RecordConfigWarnings` for each RC of `rcs` in turn: prints the Warning events of the RC
+   * (`-->  <reason>: <rc> <message>`) and re-creates them on the DC, so quota and admission
+   * failures of the RC manager surface on the DC; at most MaxRepeatedWarnings per RC, since
+   * anyone who may create events can write them (src/apps/rc-warnings.ts). OpenShift lists every
+   * event of each RC. Here the RC
    * Warning events of the namespace come from the watch opened when the run started (`warnings`,
    * design.md §6.2), so the ones raised during the rollout are repeated without reading every
    * event of the namespace; when that watch broke, from one LIST of the namespace's RC Warning
@@ -81,14 +84,12 @@ export class DeployerEvents {
     }
     for (const rc of present) {
       const name = rcName(rc);
-      const uid = rc.metadata?.uid;
-      for (const e of events) {
-        const about = e.involvedObject;
-        if (e.type !== 'Warning' || about?.name !== name || (about.namespace ?? namespace) !== (rc.metadata?.namespace ?? namespace)) continue;
-        if (uid && about.uid !== uid) continue;
+      const { repeat, skipped } = repeatedWarnings(events, rc);
+      for (const e of repeat) {
         out.write(`-->  ${e.reason ?? ''}: ${name} ${e.message ?? ''}\n`);
         await this.recordConfigEvent(rc, 'Warning', e.reason ?? '', e.message ?? '');
       }
+      if (skipped > 0) out.write(`--> ${skipped} more Warning events of ${name} not repeated on the DC\n`);
     }
   }
 }

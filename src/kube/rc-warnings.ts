@@ -11,6 +11,8 @@
  * RC last changed (the deployer controller writes it right before the deployer starts). A watch
  * the server refuses (another storage, a compacted revision) or that ends early makes
  * `collected()` undefined, and the deployer lists as before: nothing is missed, it only costs more.
+ * So does a flood: the collector holds at most MaxCollectedWarnings events (anyone who may create
+ * events can write RC warnings), and gives up on the watch beyond that.
  */
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { RcWarningSelector, type RcWarnings } from '../deployer/ports.js';
@@ -32,6 +34,9 @@ export async function watchRcWarnings(watch: WatchLike, namespace: string, resou
   return collector;
 }
 
+/** What the collector keeps in memory at most; beyond, the deployer lists at the end instead. */
+export const MaxCollectedWarnings = 1000;
+
 class RcWarningCollector implements RcWarnings {
   controller: AbortController | undefined;
   private readonly events = new Map<string, CoreV1Event>();
@@ -49,7 +54,8 @@ class RcWarningCollector implements RcWarnings {
     const name = event.metadata?.name;
     if (type === 'BOOKMARK' || name === undefined) return;
     if (type === 'DELETED') this.events.delete(name);
-    else this.events.set(name, event);
+    else if (this.events.has(name) || this.events.size < MaxCollectedWarnings) this.events.set(name, event);
+    else this.broke();
   }
 
   /** The watch ended or failed: events after this point would be missed. */

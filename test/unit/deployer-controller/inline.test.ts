@@ -33,7 +33,7 @@ function harness(rcs: V1ReplicationController[], options: { defaultDeployer?: 'p
   const requeues: Array<[string, number]> = [];
   let inline = new InlineRollouts();
   const deps = (): DeployerSyncDeps => ({
-    rcLister: f.rcLister, podLister: f.podLister, rcClient: f.rcClient, podClient: f.podClient, recorder: f.recorder, clock, inline,
+    rcLister: f.rcLister, podLister: f.podLister, rcClient: f.rcClient, podClient: f.podClient, recorder: f.recorder, clock, inline, events: f.eventClient,
     options: { deployerImage: 'deployer:1', ...options },
     enqueueAfter: (key, ms) => requeues.push([key, ms]),
   });
@@ -200,6 +200,23 @@ describe('pod-less Recreate rollout', () => {
     expect(h.podNames()).toEqual(['create config-2-hook-pre']);
     expect(phase(h.rc())).toBe('Failed');
     expect(h.reasons().some((r) => r.includes('pre: pod/config-2-hook-pre[default] unexpectedly deleted'))).toBe(true);
+  });
+
+  it('a failed rollout repeats its RCs\' Warning events on the DC, but forged ones cannot drive unbounded writes: at most 25 per RC', async () => {
+    const h = await recreateAwaitingAcceptance();
+    const warn = (name: string, rc: string, uid: string, reason: string, message: string) => h.f.eventClient.create('default', {
+      metadata: { name, namespace: 'default' },
+      involvedObject: { kind: 'ReplicationController', name: rc, namespace: 'default', uid },
+      type: 'Warning', reason, message,
+    });
+    await warn('quota', 'config-2', 'uid-2', 'FailedCreate', 'exceeded quota');
+    // Anyone who may create events can write Warning events naming the RC.
+    for (let i = 0; i < 200; i++) await warn(`forged-${String(i).padStart(3, '0')}`, 'config-1', 'uid-1', 'Forged', `forged ${i}`);
+    h.clock.advance(30_000);
+    await h.sync();
+    expect(phase(h.rc())).toBe('Failed');
+    expect(h.reasons()).toContain('Warning FailedCreate: exceeded quota');
+    expect(h.reasons().filter((r) => r.startsWith('Warning Forged:'))).toHaveLength(25);
   });
 
   it('acceptance that times out fails the rollout (timeoutSeconds on the injected clock)', async () => {

@@ -178,6 +178,26 @@ describe('recreate strategy', () => {
     expect(cluster.api.actions.filter((a) => a.resource === 'events' && a.verb === 'list')).toHaveLength(1);
   });
 
+  it('forged warnings cannot drive unbounded writes: at most 25 per RC are repeated on the DC, and the log says how many were not', async () => {
+    const { cluster } = recreateSetup({});
+    const uid = cluster.rcs.get(NS, 'web-2')!.metadata!.uid;
+    // Anyone who may create events can write Warning events naming the RC.
+    for (let i = 0; i < 200; i++) {
+      await cluster.eventClient.create(NS, {
+        metadata: { name: `forged-${String(i).padStart(3, '0')}`, namespace: NS },
+        involvedObject: { kind: 'ReplicationController', name: 'web-2', namespace: NS, uid },
+        type: 'Warning', reason: 'Forged', message: `forged ${i}`,
+      });
+    }
+    const before = cluster.events.list().length;
+    const { code, out } = await deploy(cluster, 'web-2');
+    expect(code).toBe(0);
+    const repeated = cluster.events.list().slice(before).filter((e) => e.involvedObject?.kind === 'DeploymentConfig' && e.reason === 'Forged');
+    expect(repeated).toHaveLength(25);
+    expect(out.lines.filter((l) => l.startsWith('-->  Forged:'))).toHaveLength(25);
+    expect(out.text).toContain('--> 175 more Warning events of web-2 not repeated on the DC');
+  });
+
   it('forwards Warning events of the RCs to the DC at the end', async () => {
     const { cluster } = recreateSetup({});
     const to = cluster.rcs.get(NS, 'web-2')!;

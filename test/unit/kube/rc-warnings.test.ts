@@ -6,7 +6,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../../../src/controller/errors.js';
 import type { WatchLike } from '../../../src/kube/deployer-io.js';
-import { watchRcWarnings } from '../../../src/kube/rc-warnings.js';
+import { MaxCollectedWarnings, watchRcWarnings } from '../../../src/kube/rc-warnings.js';
 
 type Callback = (type: string, object: unknown) => void;
 
@@ -55,6 +55,19 @@ describe('watchRcWarnings', () => {
     w.send('ADDED', event('web-2.c', 'Gone'));
     w.send('DELETED', event('web-2.c', 'Gone'));
     expect(warnings.collected()?.map((e) => `${e.metadata?.name} ${e.message}`)).toEqual(['web-2.a FailedCreate x3', 'web-2.b FailedDelete x1']);
+  });
+
+  it('a flood of warnings cannot grow the deployer\'s memory: past MaxCollectedWarnings it gives up the watch (and lists at the end)', async () => {
+    const w = fakeWatch();
+    const warnings = (await watchRcWarnings(w.watch, 'ns', '1'))!;
+    for (let i = 0; i < MaxCollectedWarnings; i++) w.send('ADDED', event(`web-2.${i}`, 'Forged'));
+    // Updates of a kept event are still taken.
+    w.send('MODIFIED', event('web-2.0', 'Forged', 2));
+    expect(warnings.collected()).toHaveLength(MaxCollectedWarnings);
+    expect(w.controller.signal.aborted).toBe(false);
+    w.send('ADDED', event('web-2.one-too-many', 'Forged'));
+    expect(warnings.collected()).toBeUndefined();
+    expect(w.controller.signal.aborted).toBe(true);
   });
 
   it('an ERROR event (a compacted revision) or an early end: undefined from then on, and the watch is stopped', async () => {
