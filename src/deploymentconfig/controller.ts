@@ -3,7 +3,9 @@
  * and delete events enqueue the DC named by the RC's `openshift.io/deployment-config.name`
  * annotation, if that DC is in the cache. RC adds are not handled, as in OpenShift: the sync that
  * bumps latestVersion creates the RC (design.md §4.2 step 9), and its error requeues the DC should
- * the create or the status write after it fail.
+ * the create or the status write after it fail. While a rollout is in progress, RC changes of
+ * replica counts only are batched (`--status-batch-period`), so the DC status follows a rollout's
+ * steps without one write per count.
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../apis/constants.js';

@@ -150,7 +150,7 @@ describe('Rolling strategy and custom commands (e2e)', () => {
     await dc.waitForConditions({ Available: { status: 'False' }, Progressing: { status: 'False', reason: 'ProgressDeadlineExceeded' } });
   });
 
-  it('repeats on the DC, and in its log, a Warning event raised about its RC while the deployer ran', async () => {
+  it('repeats on the DC, and in its log, the Warning events raised about its RC while the deployer ran, at most 25', async () => {
     const { dc } = env;
     const manifest = dcManifest({ replicas: 2, strategy: { type: 'Rolling', rollingParams: { intervalSeconds: 1, updatePeriodSeconds: 1, timeoutSeconds: 8 } } });
     (manifest.spec.template?.spec ?? { containers: [] }).affinity = unschedulable;
@@ -162,10 +162,16 @@ describe('Rolling strategy and custom commands (e2e)', () => {
     // The deployer watches the namespace's RC warnings from its RC's resourceVersion (design.md
     // §6.2): one written while it waits for pods must reach the DC when the rollout ends.
     await dc.rcWarning(running, 'web-1.policy', 'FailedCreate', 'pods "web-1-x" is forbidden: exceeded quota');
+    // Anyone who may create events can write warnings about the RC: 30 more cannot make the
+    // deployer write 30 more events (design.md §10.3: at most 25 per RC are repeated).
+    for (let i = 0; i < 30; i++) await dc.rcWarning(running, `web-1.forged-${String(i).padStart(2, '0')}`, 'Forged', `forged ${i}`);
     expect(phaseOf(await dc.waitForPhase('web-1', ['Failed', 'Complete'], 60_000))).toBe('Failed');
-    expect(podLog(env.ns, 'web-1-deploy')).toContain('-->  FailedCreate: web-1 pods "web-1-x" is forbidden: exceeded quota');
+    const log = podLog(env.ns, 'web-1-deploy');
+    expect(log).toContain('-->  FailedCreate: web-1 pods "web-1-x" is forbidden: exceeded quota');
+    expect(log).toContain('--> 6 more Warning events of web-1 not repeated on the DC');
     await waitFor('the warning repeated on the DC', async () =>
       (await dc.eventTexts('web')).includes('Warning FailedCreate: pods "web-1-x" is forbidden: exceeded quota'), { timeoutMs: 10_000 });
+    expect((await dc.eventTexts('web')).filter((t) => t.startsWith('Warning Forged:'))).toHaveLength(24);
   });
 
   it('minReadySeconds delays completion until the pods have been ready that long', async () => {
