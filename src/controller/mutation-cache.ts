@@ -16,6 +16,7 @@
  * arrives one watch round trip later (design.md §5.1).
  */
 import type { Clock, Lister, OwnCreates } from './ports.js';
+import { resourceVersionNumber } from '../util/resource-version.js';
 
 interface Versioned {
   metadata?: { namespace?: string; name?: string; resourceVersion?: string };
@@ -34,12 +35,8 @@ export const DefaultMutationTtlMs = 10_000;
 const keyOf = (namespace: string | undefined, name: string | undefined): string =>
   namespace ? `${namespace}/${name ?? ''}` : (name ?? '');
 
-/** The integer value of a resourceVersion, or undefined when it is not one. */
-function rvNumber(obj: Versioned | undefined): bigint | undefined {
-  const rv = obj?.metadata?.resourceVersion;
-  if (!rv || !/^[0-9]+$/.test(rv)) return undefined;
-  return BigInt(rv);
-}
+/** The integer value of an object's resourceVersion, or undefined when it is not one. */
+const rvNumber = (obj: Versioned | undefined): bigint | undefined => resourceVersionNumber(obj?.metadata?.resourceVersion);
 
 /** True when `candidate` is strictly newer than `base` (both with integer resourceVersions). */
 export function isNewer(candidate: Versioned, base: Versioned | undefined): boolean {

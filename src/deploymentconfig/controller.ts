@@ -9,6 +9,7 @@
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../apis/constants.js';
+import { isInProgress } from '../apps/index.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import type { ImageStream } from '../apis/imagestream.js';
 import { DeploymentConfigs, ImageStreams, ReplicationControllers } from '../apis/resources.js';
@@ -22,7 +23,6 @@ import type { CrossNamespaceGate } from '../image/cross-namespace.js';
 import { tagResolverFor } from '../image/resolve.js';
 import { objectKey, splitKey } from '../util/keys.js';
 import { rcNameFor } from '../util/naming.js';
-import { isInProgress } from '../apps/deployment.js';
 import { syncDeploymentConfig } from './sync.js';
 
 export interface DeploymentConfigControllerClients {
@@ -82,9 +82,8 @@ export function newDeploymentConfigController(
 
 /** Key of the DC an RC belongs to, when that DC is cached; undefined otherwise. */
 export function dcKeyForRc(rc: V1ReplicationController, dcLister: Lister<DeploymentConfig>): string | undefined {
-  const dcName = rc.metadata?.annotations?.[Annotations.DeploymentConfig];
-  const namespace = rc.metadata?.namespace;
-  return namespace && dcName && cachedDcForRc(rc, dcLister) ? objectKey(namespace, dcName) : undefined;
+  const dc = cachedDcForRc(rc, dcLister);
+  return dc ? objectKey(dc.metadata?.namespace ?? '', dc.metadata?.name ?? '') : undefined;
 }
 
 /** The cached DC named by an RC's `openshift.io/deployment-config.name` annotation, if any. */

@@ -17,6 +17,7 @@ import { ApiError } from '../controller/errors.js';
 import type { PodWatcher, Predicate, RcWatcher, WaitOptions } from '../deployer/ports.js';
 import { WaitTimeoutError, WatchedObjectDeletedError } from '../deployer/ports.js';
 import { toPlain } from './plain.js';
+import { resourceVersionNumber } from '../util/resource-version.js';
 import { setLongTimeout, timerPeriodMs } from '../util/sleep.js';
 
 interface Named {
@@ -309,9 +310,9 @@ function waitOnFeed<T extends Named, R>(feed: Feed<T>, spec: WaitSpec<T, R>): Pr
  * are etcd revisions (integers); anything else is never treated as older.
  */
 function olderThan(obj: Named, rv: string | undefined): boolean {
-  const own = obj.metadata?.resourceVersion;
-  if (rv === undefined || own === undefined || !/^[0-9]+$/.test(rv) || !/^[0-9]+$/.test(own)) return false;
-  return BigInt(own) < BigInt(rv);
+  const own = resourceVersionNumber(obj.metadata?.resourceVersion);
+  const at = resourceVersionNumber(rv);
+  return own !== undefined && at !== undefined && own < at;
 }
 
 function notFound(kind: string, namespace: string, name: string): ApiError {

@@ -18,10 +18,11 @@ import type { CoreV1Event } from '@kubernetes/client-node';
 import { RcWarningSelector, type RcWarnings } from '../deployer/ports.js';
 import type { WatchLike } from './deployer-io.js';
 import { toPlain } from './plain.js';
+import { resourceVersionNumber } from '../util/resource-version.js';
 
 /** Opens the watch; undefined when the server refuses it. */
 export async function watchRcWarnings(watch: WatchLike, namespace: string, resourceVersion: string): Promise<RcWarnings | undefined> {
-  if (!/^[0-9]+$/.test(resourceVersion)) return undefined;
+  if (resourceVersionNumber(resourceVersion) === undefined) return undefined;
   const collector = new RcWarningCollector();
   try {
     collector.controller = await watch.watch(`/api/v1/namespaces/${encodeURIComponent(namespace)}/events`,
