@@ -45,7 +45,7 @@ export function clientNodeDeployerDeps(opts: DeployCommandOptions): DeployerDeps
   const kc = loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
   const clients = makeClients(kc, { userAgent: 'dcctl-deployer' });
   const watch = clientNodeWatch(kc);
-  const watchers = new KubeDeployerWatchers(clientNodeLists(clients.core), watch);
+  const watchers = new KubeDeployerWatchers(clientNodeLists(clients.core), watch, { streamingLists: true });
   return {
     rcs: clients.replicationControllers,
     pods: clients.pods,

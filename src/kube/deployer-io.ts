@@ -4,7 +4,11 @@
  *
  * Waits share one list+watch per object (or per pod label selector) for the whole deployer run
  * (Feed): LIST once, WATCH from the list's resourceVersion, and evaluate every wait on that
- * object at each event. A watch that ends or fails is re-established after a short pause (a
+ * object at each event. With `streamingLists` the LIST is one watch request instead (kube's
+ * WatchList, `sendInitialEvents`, on by default in kube 1.32 and since 1.34): the server streams the current
+ * objects, marks their end with a bookmark and goes on with the changes, one request where a
+ * LIST and a WATCH were two. A server that refuses it, or ends the stream or stays silent before
+ * that bookmark, gets the LIST and WATCH instead (docs/design.md §6.2). A watch that ends or fails is re-established after a short pause (a
  * relist when the resourceVersion expired); with `recheckMs`, a feed silent for that long is
  * re-LISTed, so a silently stalled watch (client-node issues #596/#958) costs at most one
  * interval. A re-LIST that finds nothing the watch had not delivered shows the watch is keeping
@@ -21,7 +25,7 @@ import { resourceVersionNumber } from '../util/resource-version.js';
 import { setLongTimeout, timerPeriodMs } from '../util/sleep.js';
 
 interface Named {
-  metadata?: { name?: string; resourceVersion?: string };
+  metadata?: { name?: string; resourceVersion?: string; annotations?: Record<string, string> };
 }
 
 interface ListResult<T> {
@@ -31,6 +35,15 @@ interface ListResult<T> {
 
 /** Pause before re-opening a watch that ended, so a flapping server is not hammered. */
 const rewatchDelayMs = 1000;
+
+/**
+ * How long a streamed initial list may take before the feed gives up on it and LISTs: a server
+ * older than kube 1.27 ignores `sendInitialEvents` and never sends the bookmark that ends it.
+ */
+export const InitialEventsTimeoutMs = 10_000;
+
+/** The annotation of the bookmark that ends a watch's initial events (kube's WatchList). */
+const InitialEventsEndAnnotation = 'k8s.io/initial-events-end';
 
 /** Most intervals of silence before a re-LIST, after re-LISTs that found nothing new. */
 export const MaxRecheckBackoff = 8;
@@ -95,8 +108,11 @@ class Feed<T extends Named> {
     private readonly path: string,
     private readonly query: Record<string, string>,
     private readonly list: () => Promise<ListResult<T>>,
+    streaming = false,
   ) {
     this.ready = this.enqueue(async () => {
+      if (streaming && await this.streamInitialList()) return;
+      if (this.closed) return;
       await this.applyList(true);
       this.startWatch();
     });
@@ -174,49 +190,83 @@ class Feed<T extends Named> {
     this.notify();
   }
 
-  private startWatch(): void {
-    if (this.closed) return;
-    const query = { ...this.query, resourceVersion: this.resourceVersion, allowWatchBookmarks: 'true' };
-    void this.watch
-      .watch(this.path, query, (type: string, raw: unknown) => {
-        const obj = raw as T;
-        void this.enqueue(() => {
-          this.lastActivity = performance.now();
+  /**
+   * The initial list as a watch (WatchList): collects the streamed objects until the bookmark
+   * that ends them, then serves the feed from that same watch. Resolves false when the caller
+   * must LIST and WATCH instead: the server refused the request as invalid (WatchList off),
+   * or the stream ended, failed or stayed without that bookmark for InitialEventsTimeoutMs.
+   * Any other refusal (Forbidden, …) rejects, as a failed LIST would.
+   */
+  private streamInitialList(): Promise<boolean> {
+    return new Promise<boolean>((resolve, reject) => {
+      const initial = new Map<string, T>();
+      let synced = false;
+      let gaveUp = false;
+      let stream: AbortController | undefined;
+      const giveUp = (): void => {
+        if (synced || gaveUp) return;
+        gaveUp = true;
+        clearTimeout(timer);
+        stream?.abort();
+        resolve(false);
+      };
+      const timer = setTimeout(giveUp, InitialEventsTimeoutMs);
+      const query = { ...this.query, sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: 'true' };
+      this.watch
+        .watch(this.path, query, (type: string, raw: unknown) => {
+          if (gaveUp) return;
+          if (synced) {
+            this.onWatchEvent(type, raw as T);
+            return;
+          }
+          const obj = raw as T;
           if (type === 'BOOKMARK') {
-            this.resourceVersion = obj.metadata?.resourceVersion ?? this.resourceVersion;
+            if (obj.metadata?.annotations?.[InitialEventsEndAnnotation] !== 'true') return;
+            synced = true;
+            clearTimeout(timer);
+            this.objects.clear();
+            for (const [name, item] of initial) this.objects.set(name, item);
+            this.resourceVersion = obj.metadata?.resourceVersion ?? '';
+            this.lastActivity = performance.now();
+            this.recheckBackoff = 1;
+            this.notify();
+            resolve(true);
             return;
           }
           if (type === 'ERROR') {
-            // Usually 410 Gone: our resourceVersion is too old; start over from a list.
-            this.resourceVersion = '';
-            this.controller?.abort();
+            giveUp();
             return;
           }
           const plain = toPlain(obj);
           const name = plain.metadata?.name ?? '';
-          this.resourceVersion = plain.metadata?.resourceVersion ?? this.resourceVersion;
-          this.recheckBackoff = 1;
-          if (type === 'DELETED') {
-            this.objects.delete(name);
-            for (const l of [...this.deleteListeners]) l(plain);
-          } else {
-            this.objects.set(name, plain);
-          }
-          this.notify();
+          if (type === 'DELETED') initial.delete(name);
+          else initial.set(name, plain);
+        }, () => {
+          if (synced) this.onWatchEnded();
+          else giveUp();
+        })
+        .then((c) => {
+          stream = c;
+          if (gaveUp) c.abort();
+          else this.controller = c;
+          if (this.closed) c.abort();
+        }, (err: unknown) => {
+          clearTimeout(timer);
+          if (gaveUp) return;
+          gaveUp = true;
+          // An invalid request (422, or 400): a server with WatchList turned off (kube 1.33's
+          // default) refuses the parameter; the LIST and WATCH serve it.
+          if (err instanceof ApiError && (err.code === 400 || err.code === 422)) resolve(false);
+          else reject(err);
         });
-      }, () => {
-        if (this.closed) return;
-        this.rewatch = setTimeout(() => {
-          void this.enqueue(async () => {
-            if (this.resourceVersion === '') await this.applyList(false);
-            this.startWatch();
-          }).catch(() => {
-            // The relist failed: try again later; waits still time out on their own.
-            this.resourceVersion = '';
-            this.rewatch = setTimeout(() => this.startWatch(), rewatchDelayMs);
-          });
-        }, rewatchDelayMs);
-      })
+    });
+  }
+
+  private startWatch(): void {
+    if (this.closed) return;
+    const query = { ...this.query, resourceVersion: this.resourceVersion, allowWatchBookmarks: 'true' };
+    void this.watch
+      .watch(this.path, query, (type: string, raw: unknown) => this.onWatchEvent(type, raw as T), () => this.onWatchEnded())
       .then((c) => {
         this.controller = c;
         if (this.closed) c.abort();
@@ -227,6 +277,48 @@ class Feed<T extends Named> {
         this.watchError = err;
         for (const l of [...this.errorListeners]) l(this.watchError);
       });
+  }
+
+  private onWatchEvent(type: string, obj: T): void {
+    void this.enqueue(() => {
+      this.lastActivity = performance.now();
+      if (type === 'BOOKMARK') {
+        this.resourceVersion = obj.metadata?.resourceVersion ?? this.resourceVersion;
+        return;
+      }
+      if (type === 'ERROR') {
+        // Usually 410 Gone: our resourceVersion is too old; start over from a list.
+        this.resourceVersion = '';
+        this.controller?.abort();
+        return;
+      }
+      const plain = toPlain(obj);
+      const name = plain.metadata?.name ?? '';
+      this.resourceVersion = plain.metadata?.resourceVersion ?? this.resourceVersion;
+      this.recheckBackoff = 1;
+      if (type === 'DELETED') {
+        this.objects.delete(name);
+        for (const l of [...this.deleteListeners]) l(plain);
+      } else {
+        this.objects.set(name, plain);
+      }
+      this.notify();
+    });
+  }
+
+  /** A watch that ended is re-opened after a pause, from a fresh LIST when its resourceVersion expired. */
+  private onWatchEnded(): void {
+    if (this.closed) return;
+    this.rewatch = setTimeout(() => {
+      void this.enqueue(async () => {
+        if (this.resourceVersion === '') await this.applyList(false);
+        this.startWatch();
+      }).catch(() => {
+        // The relist failed: try again later; waits still time out on their own.
+        this.resourceVersion = '';
+        this.rewatch = setTimeout(() => this.startWatch(), rewatchDelayMs);
+      });
+    }, rewatchDelayMs);
   }
 }
 
@@ -326,7 +418,15 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
   /** The feeds of listAndWatch: sets of RCs that serve the waits on their members. */
   private readonly rcSets: { namespace: string; feed: Feed<V1ReplicationController> }[] = [];
 
-  constructor(private readonly lists: DeployerLists, private readonly watch: WatchLike) {}
+  /**
+   * `streamingLists`: each feed's initial list is a WatchList stream (one request instead of a
+   * LIST and a WATCH), falling back to the LIST where the server does not stream.
+   */
+  constructor(
+    private readonly lists: DeployerLists,
+    private readonly watch: WatchLike,
+    private readonly options: { streamingLists?: boolean } = {},
+  ) {}
 
   /** Stops every watch (the deployer process calls this before exiting). */
   close(): void {
@@ -340,7 +440,7 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
       const made = new Feed<V1ReplicationController>(this.watch, `/api/v1/namespaces/${namespace}/replicationcontrollers`, { labelSelector }, async () => {
         const list = await this.lists.replicationControllers(namespace, { labelSelector });
         return { items: list.items.map((i) => toPlain(i)), resourceVersion: list.metadata?.resourceVersion ?? '' };
-      });
+      }, this.options.streamingLists);
       this.rcSets.push({ namespace, feed: made });
       return made;
     });
@@ -396,7 +496,7 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
     const feed = this.feed<T>(`${resource}/${namespace}/${name}`, () => new Feed<T>(this.watch, `/api/v1/namespaces/${namespace}/${resource}`, { fieldSelector }, async () => {
       const list = await listFn(fieldSelector);
       return { items: list.items.map((i) => toPlain(i)), resourceVersion: list.metadata?.resourceVersion ?? '' };
-    }));
+    }, this.options.streamingLists));
     return this.waitOn(feed, resource, namespace, name, predicate, timeoutMs, options);
   }
 
@@ -435,7 +535,7 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
     const feed = this.feed<V1Pod>(`pods/${namespace}?${labelSelector}`, () => new Feed<V1Pod>(this.watch, `/api/v1/namespaces/${namespace}/pods`, { labelSelector }, async () => {
       const list = await this.lists.pods(namespace, { labelSelector });
       return { items: list.items.map((i) => toPlain(i)), resourceVersion: list.metadata?.resourceVersion ?? '' };
-    }));
+    }, this.options.streamingLists));
     return waitOnFeed(feed, {
       evaluate: (objects) => {
         const pods = [...objects.values()];

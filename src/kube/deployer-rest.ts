@@ -82,7 +82,7 @@ export function restDeployerPorts(rest: RestClient): RestDeployerPorts {
 /** DeployerDeps on a RestClient: the ports, one shared list+watch per waited-on object, the system clock. */
 export function restDeployerDeps(rest: RestClient): DeployerDeps {
   const ports = restDeployerPorts(rest);
-  const watchers = new KubeDeployerWatchers(ports.lists, rest);
+  const watchers = new KubeDeployerWatchers(ports.lists, rest, { streamingLists: true });
   return {
     rcs: ports.rcs,
     pods: ports.pods,

@@ -2,7 +2,7 @@ import { describe, expect, it, jest } from '@jest/globals';
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { ApiError, isNotFound } from '../../../src/controller/errors.js';
 import { WaitTimeoutError, WatchedObjectDeletedError } from '../../../src/deployer/ports.js';
-import { KubeDeployerWatchers, type DeployerLists, type WatchLike } from '../../../src/kube/deployer-io.js';
+import { InitialEventsTimeoutMs, KubeDeployerWatchers, type DeployerLists, type WatchLike } from '../../../src/kube/deployer-io.js';
 
 /** A Watch stand-in: records the request and lets the test push events. */
 class StubWatch implements WatchLike {
@@ -205,5 +205,157 @@ describe('KubeDeployerWatchers: a refused watch', () => {
     expect(err).toBeInstanceOf(ApiError);
     expect((err as ApiError).code).toBe(403);
     w.close();
+  });
+});
+
+describe('KubeDeployerWatchers: streamed initial lists (WatchList)', () => {
+  /** A Watch stand-in whose first request can be refused, and whose streams can be ended. */
+  class StreamingStub implements WatchLike {
+    requests: { path: string; query: Record<string, unknown>; aborted: () => boolean }[] = [];
+    private callbacks: ((type: string, obj: unknown) => void)[] = [];
+    private dones: ((err?: unknown) => void)[] = [];
+    constructor(private readonly refuseFirst?: ApiError) {}
+
+    async watch(
+      path: string,
+      query: Record<string, string | number | boolean | undefined>,
+      callback: (type: string, obj: unknown) => void,
+      done: (err?: unknown) => void,
+    ): Promise<AbortController> {
+      const c = new AbortController();
+      this.requests.push({ path, query, aborted: () => c.signal.aborted });
+      if (this.refuseFirst && this.requests.length === 1) throw this.refuseFirst;
+      this.callbacks.push(callback);
+      this.dones.push(done);
+      return c;
+    }
+
+    push(type: string, obj: unknown, stream = this.callbacks.length - 1): void {
+      this.callbacks[stream]?.(type, obj);
+    }
+
+    end(stream = this.dones.length - 1): void {
+      this.dones[stream]?.();
+    }
+  }
+
+  const initialEventsEnd = (resourceVersion: string) =>
+    ({ metadata: { resourceVersion, annotations: { 'k8s.io/initial-events-end': 'true' } } });
+
+  function streaming(watch: WatchLike, items: V1ReplicationController[] = [rc(2, 0)]) {
+    const lists: unknown[] = [];
+    const core: DeployerLists = {
+      replicationControllers: async (namespace, selector) => {
+        lists.push({ namespace, ...selector });
+        return { items, metadata: { resourceVersion: '5' } };
+      },
+      pods: async () => ({ items: [] }),
+    };
+    return { w: new KubeDeployerWatchers(core, watch, { streamingLists: true }), lists };
+  }
+
+  it('takes the initial state from one watch request and waits on that same watch: no LIST', async () => {
+    const watch = new StreamingStub();
+    const { w, lists } = streaming(watch);
+    const p = w.waitFor('ns', 'web-1', (r) => r.status?.availableReplicas === 2, 10_000);
+    await tick();
+    expect(watch.requests.map((r) => r.query)).toEqual([{
+      fieldSelector: 'metadata.name=web-1', sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan', allowWatchBookmarks: 'true',
+    }]);
+    watch.push('ADDED', rc(2, 0));
+    // A plain bookmark does not end the initial events; the wait has not decided yet.
+    watch.push('BOOKMARK', { metadata: { resourceVersion: '10' } });
+    watch.push('BOOKMARK', initialEventsEnd('11'));
+    await tick();
+    watch.push('MODIFIED', rc(2, 2));
+    await expect(p).resolves.toMatchObject({ status: { availableReplicas: 2 } });
+    expect(lists).toEqual([]);
+    expect(watch.requests).toHaveLength(1);
+    w.close();
+  });
+
+  it('reports NotFound for an object the stream did not contain, as the LIST did', async () => {
+    const watch = new StreamingStub();
+    const { w } = streaming(watch);
+    const p = w.waitFor('ns', 'web-1', () => true, 10_000);
+    await tick();
+    watch.push('BOOKMARK', initialEventsEnd('11'));
+    expect(isNotFound(await p.catch((e: unknown) => e))).toBe(true);
+    w.close();
+  });
+
+  it('re-opens an ended watch from the bookmark\'s resourceVersion, without a LIST', async () => {
+    jest.useFakeTimers();
+    try {
+      const watch = new StreamingStub();
+      const { w, lists } = streaming(watch);
+      const p = w.waitFor('ns', 'web-1', (r) => r.status?.availableReplicas === 2, 60_000);
+      await jest.advanceTimersByTimeAsync(0);
+      watch.push('ADDED', rc(2, 0));
+      watch.push('BOOKMARK', initialEventsEnd('11'));
+      await jest.advanceTimersByTimeAsync(0);
+      watch.end();
+      await jest.advanceTimersByTimeAsync(1000);
+      expect(watch.requests[1]?.query).toEqual({ fieldSelector: 'metadata.name=web-1', resourceVersion: '11', allowWatchBookmarks: 'true' });
+      watch.push('MODIFIED', rc(2, 2));
+      await expect(p).resolves.toMatchObject({ status: { availableReplicas: 2 } });
+      expect(lists).toEqual([]);
+      w.close();
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('falls back to LIST and WATCH when the server refuses the stream as invalid (WatchList off)', async () => {
+    const watch = new StreamingStub(new ApiError('sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled', 422, 'Invalid'));
+    const { w, lists } = streaming(watch, [rc(2, 1)]);
+    await expect(w.waitFor('ns', 'web-1', (r) => r.status?.availableReplicas === 1, 10_000)).resolves.toBeDefined();
+    expect(lists).toHaveLength(1);
+    expect(watch.requests[1]?.query).toEqual({ fieldSelector: 'metadata.name=web-1', resourceVersion: '5', allowWatchBookmarks: 'true' });
+    w.close();
+  });
+
+  it('fails the wait with any other refusal (Forbidden), as a refused LIST would', async () => {
+    const watch = new StreamingStub(new ApiError('forbidden', 403, 'Forbidden'));
+    const { w, lists } = streaming(watch);
+    const err = await w.waitFor('ns', 'web-1', () => true, 10_000).catch((e: unknown) => e);
+    expect((err as ApiError).code).toBe(403);
+    expect(lists).toEqual([]);
+    w.close();
+  });
+
+  it('falls back to LIST and WATCH when the stream ends before its initial events did', async () => {
+    const watch = new StreamingStub();
+    const { w, lists } = streaming(watch, [rc(2, 1)]);
+    const p = w.waitFor('ns', 'web-1', (r) => r.status?.availableReplicas === 1, 10_000);
+    await tick();
+    watch.push('ADDED', rc(2, 0));
+    watch.end();
+    await expect(p).resolves.toMatchObject({ status: { availableReplicas: 1 } });
+    expect(lists).toHaveLength(1);
+    expect(watch.requests).toHaveLength(2);
+    w.close();
+  });
+
+  it('a server that ignores sendInitialEvents (no end bookmark): the stream is dropped after InitialEventsTimeoutMs and the feed LISTs', async () => {
+    jest.useFakeTimers();
+    try {
+      const watch = new StreamingStub();
+      const { w, lists } = streaming(watch, [rc(2, 1)]);
+      let outcome: unknown;
+      w.waitFor('ns', 'web-1', (r) => r.status?.availableReplicas === 1, 60_000).then((r) => { outcome = r; });
+      await jest.advanceTimersByTimeAsync(0);
+      watch.push('ADDED', rc(2, 0));
+      await jest.advanceTimersByTimeAsync(InitialEventsTimeoutMs - 1);
+      expect(outcome).toBeUndefined();
+      expect(lists).toEqual([]);
+      await jest.advanceTimersByTimeAsync(1);
+      expect(watch.requests[0]?.aborted()).toBe(true);
+      expect(lists).toHaveLength(1);
+      expect(outcome).toMatchObject({ status: { availableReplicas: 1 } });
+      w.close();
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

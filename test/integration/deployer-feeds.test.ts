@@ -1,0 +1,70 @@
+/**
+ * The deployer's feeds (src/kube/deployer-io.ts, docs/design.md §6.2) on the real kube-apiserver:
+ * the initial list of a DC's RCs is a streamed watch (WatchList), so a rollout's waits cost one
+ * watch request per feed and no LIST; the waits are then decided by that same watch.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { loadKubeConfig } from '../../src/kube/client.js';
+import { KubeDeployerWatchers, type DeployerLists, type WatchLike } from '../../src/kube/deployer-io.js';
+import { restDeployerPorts } from '../../src/kube/deployer-rest.js';
+import { loadRestConfig, RestClient } from '../../src/kube/rest.js';
+import { createNamespace, deleteNamespace } from '../support/kube.js';
+
+const kc = loadKubeConfig();
+const core = kc.makeApiClient(CoreV1Api);
+let ns = '';
+
+beforeAll(async () => {
+  ns = await createNamespace('deployer-feeds', kc);
+});
+afterAll(async () => {
+  await deleteNamespace(ns, kc);
+});
+
+const rcBody = (name: string) => ({
+  metadata: { name, labels: { 'openshift.io/deployment-config.name': 'web' } },
+  spec: { replicas: 0, selector: { app: 'web', deployment: name }, template: { metadata: { labels: { app: 'web', deployment: name } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
+});
+
+describe('the deployer\'s feeds on the real plane', () => {
+  it('lists a DC\'s RCs through one streamed watch, and decides later waits from it: no LIST', async () => {
+    const rest = new RestClient(loadRestConfig()!, 'dcctl-test');
+    const ports = restDeployerPorts(rest);
+    const listed: string[] = [];
+    const watched: Record<string, unknown>[] = [];
+    const lists: DeployerLists = {
+      replicationControllers: (namespace, selector) => {
+        listed.push(`rcs ${JSON.stringify(selector)}`);
+        return ports.lists.replicationControllers(namespace, selector);
+      },
+      pods: (namespace, selector) => {
+        listed.push(`pods ${JSON.stringify(selector)}`);
+        return ports.lists.pods(namespace, selector);
+      },
+    };
+    const watch: WatchLike = {
+      watch: (path, query, callback, done) => {
+        watched.push(query);
+        return rest.watch(path, query, callback, done);
+      },
+    };
+    await core.createNamespacedReplicationController({ namespace: ns, body: rcBody('web-1') });
+    await core.createNamespacedReplicationController({ namespace: ns, body: rcBody('web-2') });
+    const watchers = new KubeDeployerWatchers(lists, watch, { streamingLists: true });
+    try {
+      const rcs = await watchers.listAndWatch(ns, 'openshift.io/deployment-config.name=web');
+      expect(rcs.map((r) => r.metadata?.name).sort()).toEqual(['web-1', 'web-2']);
+
+      const scaled = watchers.waitFor(ns, 'web-2', (r) => r.spec?.replicas === 2, 30_000);
+      await core.patchNamespacedReplicationController({ namespace: ns, name: 'web-2', body: [{ op: 'replace', path: '/spec/replicas', value: 2 }] });
+      await expect(scaled).resolves.toMatchObject({ metadata: { name: 'web-2' }, spec: { replicas: 2 } });
+
+      // One request in all, accepted as a streamed list (a refused one would have fallen back to a LIST).
+      expect(listed).toEqual([]);
+      expect(watched).toEqual([expect.objectContaining({ sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan' })]);
+    } finally {
+      watchers.close();
+    }
+  });
+});
