@@ -274,7 +274,10 @@ function decideRolling(obs: ObservedRollout, timing: StageTiming): StageDecision
   const newReplicas = specReplicas(to);
   const progressDeadline = obs.lastProgressAt + timing.timeoutMs;
   if (newReplicas === obs.desired && oldReplicas === 0) {
-    if (rcSynced(to)) return { kind: 'done' };
+    // The updater's last scale down waits, as every one of its scales does, until the RC manager
+    // reports the old RC at 0: the rollout ends with the old pods gone from the RCs' status, so
+    // the DC's replica counts say so in the same status write as the outcome.
+    if (rcSynced(to) && rcSynced(from)) return { kind: 'done' };
     if (now > progressDeadline) return { kind: 'fail', message: 'timed out waiting for the condition' };
     return waitForRcsUntil(progressDeadline + 1, now);
   }

@@ -8,7 +8,7 @@
  * steps without one write per count.
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
-import { Annotations } from '../apis/constants.js';
+import { Annotations, Phase } from '../apis/constants.js';
 import { isInProgress } from '../apps/index.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import type { ImageStream } from '../apis/imagestream.js';
@@ -117,23 +117,38 @@ export function rcChangeMattersToDc(old: V1ReplicationController, rc: V1Replicat
   return rcChangeToDc(old, rc) !== 'none';
 }
 
+/** The phases a rollout moves through, in order, before its outcome (Complete or Failed). */
+const progressPhases: readonly string[] = [Phase.New, Phase.Pending, Phase.Running];
+
 /**
- * What an RC update means to its DC's sync: nothing (see rcChangeMattersToDc), only replica
- * counts (spec.replicas and the status counts summed into the DC status), or anything else a
- * sync reads (a phase, a cancellation, a claim, deletion, images).
+ * What an RC update means to its DC's sync: nothing (see rcChangeMattersToDc), progress of a
+ * rollout (replica counts: spec.replicas and the status counts summed into the DC status; or the
+ * phase moving forward from New to Pending to Running, which changes no more than the DC's
+ * Progressing message), or anything else a sync reads (the outcome Complete or Failed, any other
+ * phase change, a cancellation, a claim, deletion, images).
  */
-export function rcChangeToDc(old: V1ReplicationController, rc: V1ReplicationController): 'none' | 'counts' | 'other' {
+export function rcChangeToDc(old: V1ReplicationController, rc: V1ReplicationController): 'none' | 'progress' | 'other' {
   const a = old.metadata ?? {};
   const b = rc.metadata ?? {};
   if (a.deletionTimestamp !== b.deletionTimestamp || a.uid !== b.uid) return 'other';
   if (!sameJson(a.labels, b.labels) || !sameJson(a.ownerReferences, b.ownerReferences)) return 'other';
-  for (const key of annotationsReadByDcSync) if (a.annotations?.[key] !== b.annotations?.[key]) return 'other';
+  let progress = false;
+  for (const key of annotationsReadByDcSync) {
+    const before = a.annotations?.[key];
+    const after = b.annotations?.[key];
+    if (before === after) continue;
+    if (key === Annotations.Phase && progressPhases.indexOf(before ?? '') >= 0 && progressPhases.indexOf(after ?? '') > progressPhases.indexOf(before ?? '')) {
+      progress = true;
+      continue;
+    }
+    return 'other';
+  }
   const images = (x: V1ReplicationController) => (x.spec?.template?.spec?.containers ?? []).map((c) => c.image);
   if (!sameJson(images(old), images(rc))) return 'other';
-  if (old.spec?.replicas !== rc.spec?.replicas) return 'counts';
+  if (progress || old.spec?.replicas !== rc.spec?.replicas) return 'progress';
   const s = old.status;
   const t = rc.status;
-  if (s?.replicas !== t?.replicas || s?.readyReplicas !== t?.readyReplicas || s?.availableReplicas !== t?.availableReplicas) return 'counts';
+  if (s?.replicas !== t?.replicas || s?.readyReplicas !== t?.readyReplicas || s?.availableReplicas !== t?.availableReplicas) return 'progress';
   return 'none';
 }
 
@@ -245,7 +260,7 @@ export function wireDeploymentConfigController(opts: {
     const dc = cachedDcForRc(rc, dcLister);
     if (!dc) return;
     const key = objectKey(dc.metadata?.namespace ?? '', dc.metadata?.name ?? '');
-    if (change === 'counts' && batchMs > 0 && rcLister && rolloutInProgress(dc, rcLister)) queue.addBatched(key, batchMs);
+    if (change === 'progress' && batchMs > 0 && rcLister && rolloutInProgress(dc, rcLister)) queue.addBatched(key, batchMs);
     else queue.add(key);
   });
   rcs.on('delete', enqueueOwner);

@@ -119,6 +119,15 @@ describe('decideStage', () => {
       expect(decideStage(stage, observe({ from: rc(1, { replicas: 0 }), to: rc(2, { replicas: 2 }) }), rolling)).toEqual({ kind: 'done' });
     });
 
+    it('after the last scale down, waits until the RC manager reports the old RC at 0 (the updater\'s scaleAndWait), then is done', () => {
+      // Old RC scaled to 0, its pods still in its status, or its new spec not yet observed.
+      expect(decideStage(stage, observe({ from: rc(1, { replicas: 0, statusReplicas: 1 }), to: rc(2, { replicas: 2 }) }), rolling).kind).toBe('wait');
+      expect(decideStage(stage, observe({ from: rc(1, { replicas: 0, generation: 3, observed: 2 }), to: rc(2, { replicas: 2 }) }), rolling).kind).toBe('wait');
+      // Never drained within timeoutSeconds of the last progress: the updater's timeout.
+      const stuck = observe({ from: rc(1, { replicas: 0, statusReplicas: 1 }), to: rc(2, { replicas: 2 }), now: t0 + 60_001 });
+      expect(decideStage(stage, stuck, rolling)).toEqual({ kind: 'fail', message: 'timed out waiting for the condition' });
+    });
+
     it('fails when no count moved for timeoutSeconds', () => {
       const stuck = observe({ from: rc(1, { replicas: 2 }), to: rc(2, { replicas: 1, available: 0 }), lastScaleAt: t0, lastProgressAt: t0, now: t0 + 60_001 });
       expect(decideStage(stage, stuck, rolling)).toEqual({ kind: 'fail', message: 'timed out waiting for any update progress to be made' });

@@ -107,6 +107,27 @@ describe('wireDeploymentConfigController: RC updates during a rollout', () => {
     queue.shutDown();
   });
 
+  it('folds the rollout moving on from New to Pending to Running with its counts; any other phase change syncs at once', async () => {
+    for (const [from, to] of [['New', 'Pending'], ['New', 'Running'], ['Pending', 'Running']]) {
+      const { queue, timers, latest, fire } = wired(from!);
+      fire(latest, (rc) => {
+        rc.metadata!.annotations![Annotations.Phase] = to!;
+        rc.spec!.replicas = 2;
+      });
+      expect(await drainQueue(queue)).toEqual([]);
+      timers.advance(500);
+      expect(await drainQueue(queue)).toEqual(['ns/app']);
+      queue.shutDown();
+    }
+    // Backwards, or into or out of a phase that is none of the five (someone else's write): at once.
+    for (const [from, to] of [['Running', 'Pending'], ['Running', 'New'], ['New', 'Bogus'], ['Bogus', 'Running']]) {
+      const { queue, latest, fire } = wired(from!);
+      fire(latest, (rc) => { rc.metadata!.annotations![Annotations.Phase] = to!; });
+      expect(await drainQueue(queue)).toEqual(['ns/app']);
+      queue.shutDown();
+    }
+  });
+
   it('syncs at once for a phase change, a cancellation, or counts once the rollout has ended', async () => {
     const running = wired('Running');
     running.fire(running.latest, (rc) => { rc.status!.replicas = 2; });
