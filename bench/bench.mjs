@@ -15,7 +15,7 @@ import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
 import { LoadSampler, ProcSampler, clientOf, countByClientVerb, describeLoad, fileSize, fmt, parseMetrics, percentile, readAudit, rssBytes, sumMetric } from './lib.mjs';
 import { renderChart } from './chart.mjs';
@@ -343,6 +343,32 @@ function deployerStartCost() {
   return { cpuSeconds: med((r) => r.cpu), rssBytes: med((r) => r.rss), wallSeconds: med((r) => r.wall), runs: runs.length };
 }
 
+// ------------------------------------------------------------------ one request's CPU to a Node.js client
+/**
+ * The CPU one API request costs a Node.js client like the controller (src/kube/rest.ts:
+ * keep-alive HTTPS, JSON): a child process GETs the namespace `default` 300 times one after the
+ * other, after 30 to warm up, and reports its own CPU time per request (process.cpuUsage). A GET
+ * of a small object is the cheapest request there is, so this is a floor for the writes.
+ */
+function clientRequestCost() {
+  const script = `import { loadRestConfig, RestClient } from ${JSON.stringify(pathToFileURL(path.join(repo, 'dist/kube/rest.js')).href)};
+const rest = new RestClient(loadRestConfig(), 'dcctl-bench');
+for (let i = 0; i < 30; i++) await rest.request('GET', '/api/v1/namespaces/default');
+const n = 300;
+const c0 = process.cpuUsage();
+for (let i = 0; i < n; i++) await rest.request('GET', '/api/v1/namespaces/default');
+const c = process.cpuUsage(c0);
+console.log(JSON.stringify({ cpuMs: (c.user + c.system) / 1000 / n, requests: n }));
+process.exit(0);`;
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, KUBECONFIG: kubeconfig }, encoding: 'utf8' });
+  try {
+    const cost = JSON.parse((r.stdout ?? '').trim().split('\n').at(-1) ?? '');
+    return Number.isFinite(cost.cpuMs) ? cost : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 // ------------------------------------------------------------------ waits a DC's parameters demand
 /**
  * The time a DC's own parameters force a rollout to wait even if every pod were ready at once:
@@ -359,16 +385,20 @@ async function demandedWaitMs(dc) {
   let oldR = desired;
   let newR = 0;
   let rounds = 0;
+  let scales = 0;
   while ((newR !== desired || oldR !== 0) && rounds < 1000) {
     const up = scaleUpTarget(f, oldR, newR);
+    if (up !== undefined && up !== newR) scales++;
     if (up !== undefined) newR = up;
     rounds++;
     if (oldR !== 0) {
       const down = scaleDownTarget(f, oldR, newR, newR);
+      if (down !== undefined && down !== oldR) scales++;
       if (down !== undefined) oldR = down;
     }
   }
-  return { create: 0, update: rounds * p.updatePeriodSeconds * 1000, updateRounds: rounds };
+  // updateScales: the RC scale writes of the update, the least a rolling updater can make.
+  return { create: 0, update: rounds * p.updatePeriodSeconds * 1000, updateRounds: rounds, updateScales: scales };
 }
 
 // ------------------------------------------------------------------ one comparison run
@@ -1000,6 +1030,8 @@ function report(results, idle, skipped) {
   L.push('- Fixed (issue 16 part 4): the controller\'s keep-alive connection pools build their TLS context once; Node built one (parsing the CA bundle, certificate and key) for every new connection, about 12 % of the controller\'s busy time in a burst of 10 rollouts. Events of two controllers for one DC in the same millisecond no longer get the same name (the second create failed with AlreadyExists and the event was lost: 0.05-0.14 per rollout).');
   L.push('- Fixed (issue 16 part 4, controller CPU per pod-less rollout): CPU profiles (`--cpu-prof`, bench/profile-top.mjs) of 100 pod-less rollouts and updates showed where the controller\'s CPU went: about a fifth in client-node\'s request machinery (its serializer, node-fetch, a new https.Agent per request, readline behind a PassThrough for watches), 18 % garbage collection (with 1 MiB semi-spaces a young-generation collection every ~1 MiB allocated: 230 of them, 590-830 ms, in 80 rollouts), and syncs that could decide nothing new: a pod-less rollout waiting for its pods was rechecked every second (123 deployer-controller syncs per rollout at N=1000), and every DC status write came back as a watch event that re-synced the DC. Fixed: the controller\'s writes, lists and watches go through the small JSON client (src/kube/rest-clients.ts); a waiting pod-less rollout is woken by its RCs\' watch events and requeued only at its deadline (docs/design.md §6.8); the event of the status a DC sync wrote as its last act does not re-sync the DC (§4.1); 2 MiB semi-spaces in the install manifest (§1.1); and, after the runs below (not measured separately), no deep copy of the cached RC per deployer sync. Three runs at N=100 pod-less, each against Deployments on the same plane under different load from other processes: controller CPU per rollout 67 ms (kube-controller-manager 23 ms per Deployment rollout), 44 ms with the first three fixes (22 ms), 36 ms with the semi-spaces too (25 ms); deployer-controller syncs per rollout 29.9 → 13.7, DC syncs 11.8 → 8.1; peak RSS 108, 104, 107 MiB.');
   L.push('- Fixed (issue 16 part 4, DC status writes): each replica count the RC manager or a deployer wrote during a rollout re-synced the DC, and each re-sync wrote the DC status: about 11 DC status writes per deployer-pod rollout at N=10, each costing kube-apiserver about three times a native write (\"Where kube-apiserver\'s CPU goes\"). During a rollout, RC changes that touch only replica counts now re-sync the DC once per `--status-batch-period` (default 0.5 s; docs/design.md §4.1); phase changes and counts after the rollout still re-sync at once. Two runs at N=10/100 on one plane, 6 minutes apart (`--controller-args=--status-batch-period=0` for before): DC-controller updates per rollout 11.4 → 5.5 (deployer pods, N=10), 10.6 → 6.5 (N=100), 9.3 → 5.5 (pod-less, N=10), 6.6 → 5.1 (N=100); DC syncs per rollout 15.3 → 7.4, 13.6 → 7.7, 12.8 → 6.2, 8.8 → 5.3; requests against Deployments 1.54× → 1.33×, 1.53× → 1.43×, 1.27× → 1.17×, 1.15× → 1.12×; time against Deployments (first rollout / update) 2.65× / 1.51× → 1.81× / 1.28× (deployer pods, N=10), 4.57× / 2.81× → 3.98× / 2.11× (N=100), 1.40× / 1.17× → 1.21× / 1.06× (pod-less, N=10), 1.49× / 1.49× → 1.20× / 1.04× (N=100). Two pod-less runs at N=1000, one after the other (`--kinds dc-inline`): 78.0 s → 63.3 s (first rollout) and 225.4 s → 199.9 s (template update); DC-controller updates per rollout 6.1 → 5.0, DC syncs 8.2 → 5.1, controller CPU 27 → 23 ms per rollout.');
+  L.push('- Fixed (issue 16 part 2, deployer requests): each deployer run LISTed its DC\'s RCs and then watched them, two requests; its feeds now ask for the initial list as a watch (kube\'s WatchList, `sendInitialEvents`, on by default in kube 1.32 and since 1.34), one request, and LIST only where the server refuses it (docs/design.md §6.2). Two runs at N=100 on one plane, one after the other, before (the previous commit) and after: deployer LISTs per rollout 1.0 → 0.1 (the re-LISTs of a silent watch remain), deployer-pod requests per rollout 44.2 → 43.1.');
+  L.push('- Fixed (issue 16 part 4, DC status writes): the latest RC moving from New to Pending to Running re-synced the DC at once, although it changes at most the Progressing message; it is now batched with the replica counts (docs/design.md §4.1). A pod-less rolling update ended before the RC manager reported the old RC at 0, so the DC status reported the outcome in one write and the drained counts in another; it now ends once the old RC is reported at 0, as the rolling updater\'s last scale does (§6.8). One DC on a quiet plane: a template update wrote the DC status 7 times before, 5 after (pod-less), 7 → 6 (deployer pod), a first rollout 3 → 2 (deployer pod). At N=100 under load the same two runs as above: DC-controller updates per pod-less rollout 5.2 → 5.0, DC syncs 5.4 → 5.1, controller CPU 26 → 24 ms per rollout; time against Deployments 1.42× / 1.19× → 1.10× / 0.93× (pod-less, first rollout / update), with the Deployments\' own time 4.30 s / 14.1 s in the first run and 4.91 s / 16.6 s in the second: the time ratios move with the machine as much as with the change.');
   const dcRuns = results.filter((r) => isDc(r.kind) && r.startCosts?.writeToRc?.length);
   for (const r of dcRuns) {
     const ours = Object.entries(r.conflicts).filter(([k]) => k.startsWith('dc-controller ') || k.startsWith('deployer ')).reduce((a, [, v]) => a + v, 0);
@@ -1049,6 +1081,7 @@ function analysis(byN) {
       + (r.conflictCauses ? ` The RC manager's status writes conflicted ${fmt.n(rcmOwn, 2)} times per rollout with its own previous write (its cache had not seen it yet; each conflict is followed by a GET and the PUT again, about ${fmt.n(3 * rcmOwn, 1)} requests per rollout) and ${fmt.n(rcmOurs, 2)} times with a write of our controller; the ReplicaSet controller (the same code in kube-controller-manager) had ${fmt.n((deploy.conflicts['kcm/replicaset-controller update replicasets/status'] ?? 0) / deploy.rollouts, 2)} status conflicts per rollout in the Deployment run: since kube 1.36 it waits for its own writes before syncing a ReplicaSet again (feature gate StaleControllerConsistencyReplicaSet).` : '')
       + (c ? ` Where the time goes (medians): ${fmt.ms(med(c.writeToRc))} from the DC write to the RC, ${fmt.ms(med(c.rcToFirstStep))} to the first step, ${fmt.ms(med(c.steps))} of steps (the template update demands ${fmt.s((r.demandedWaitMs?.update ?? 0) / 1000)} of updatePeriodSeconds; the rest is the RC manager creating pods and kwok's ${readyDelayMs} ms readiness), ${fmt.ms(med(c.lastStepToDone))} from Complete to the DC status saying so. Per-object p50 ${fmt.s(r.phases.update.p50 / 1000)} against the Deployment's ${fmt.s(deploy.phases.update.p50 / 1000)} + ${fmt.s((r.demandedWaitMs?.update ?? 0) / 1000)} demanded (template update).` : '')
       + firstRolloutLine(r, deploy));
+    out.push(...cpuBudgetLines(n, r, deploy));
   }
   const last = [...byN].filter(([, v]) => v.dc && v.deploy).at(-1);
   if (last) {
@@ -1056,6 +1089,49 @@ function analysis(byN) {
     const perDeployer = dc.cpu.deployers / dc.rollouts;
     out.push(`What a deployer pod costs: ${fmt.n(perDeployer * 1000, 0)} ms CPU per rollout (N=${n}), of which ${deployerStart ? `${fmt.n(deployerStart.cpuSeconds, 2)} s is starting Node.js, loading the deployer and making a first request (measured alone: \`node bin/dcctl.js deploy\` for a missing RC, median of ${deployerStart.runs}: ${fmt.n(deployerStart.cpuSeconds, 2)} s CPU, ${fmt.mib(deployerStart.rssBytes)} peak RSS)` : 'the start-up was not measured alone'}, and ${fmt.mib(dc.rss.deployerPeakOne)} RSS per process. That is ${fmt.ratio(dc.cpu.deployers, dc.cpu.controller)} the DC controller's own CPU and the reason the DC side uses ${fmt.ratio(dc.cpuTotal, deploy.cpuTotal)} the CPU of the Deployment side; the DC controller alone uses ${fmt.ratio(dc.cpu.controller, deploy.cpuTotal)} of kube-controller-manager's CPU for the same rollouts.`);
     out.push(`Throughput bound: with ${maxPods} deployer processes at once and ~${fmt.s((percentile(dc.startCosts.startToFirstCall, 50) + percentile(dc.startCosts.lifetime, 50)) / 1000)} per process, the process kubelet completes at most ~${fmt.n(maxPods / ((percentile(dc.startCosts.startToFirstCall, 50) + percentile(dc.startCosts.lifetime, 50)) / 1000), 1)} rollouts/s, so the total grows linearly with N; raising the limit does not help on 2 CPUs (Setup), where the ${dc.rollouts} deployer runs of N=${n} alone need ${fmt.s(dc.cpu.deployers / 2)} of both cores. In a real cluster deployer pods run on the nodes, not next to the control plane, and a container start (image present) adds ~1-2 s instead.`);
+  }
+  return out;
+}
+
+/**
+ * Whether a pod-less phase could have taken no longer than the Deployments'. In a phase that kept
+ * the cores busy, time follows CPU: the DC side would have had to use no more CPU than the
+ * Deployment side. What the Deployment side spends and the DC side does not is
+ * kube-controller-manager's Deployment work (KCM's CPU in the Deployment phase minus in the DC
+ * phase, where its RC manager does what its ReplicaSet controller did); our controller, plus
+ * whatever the other processes spend more for DCs, must fit in that budget. A floor for our
+ * controller: the writes a pod-less rollout cannot do without (the RC, each scale the rolling
+ * updater makes, the Complete, one DC status write), at the client CPU of one request measured
+ * alone (clientRequestCost), reads and watch events not counted.
+ */
+function cpuBudgetLines(n, r, deploy) {
+  if (!requestCost) return [];
+  const out = [];
+  for (const ph of ['create', 'update']) {
+    const a = r.phases[ph]?.load;
+    const d = deploy.phases[ph]?.load;
+    if (!a?.cpuByProcess || !d?.cpuByProcess) continue;
+    const label = ph === 'create' ? 'first rollout' : 'template update';
+    if (Math.min(a.machineBusyCores, d.machineBusyCores) < 0.9 * cores) {
+      out.push(`N=${n} pod-less ${label}, CPU budget: not computed, the phases were not bound by the CPU (${fmt.n(a.machineBusyCores, 2)} and ${fmt.n(d.machineBusyCores, 2)} of ${cores} cores busy).`);
+      continue;
+    }
+    const per = (x) => (1000 * x) / n;
+    const kcm = 'kube-controller-manager';
+    const budget = per((d.cpuByProcess[kcm] ?? 0) - (a.cpuByProcess[kcm] ?? 0));
+    const others = Object.keys({ ...a.cpuByProcess, ...d.cpuByProcess }).filter((k) => k !== kcm && k !== 'controller');
+    const extra = per(others.reduce((s, k) => s + (a.cpuByProcess[k] ?? 0) - (d.cpuByProcess[k] ?? 0), 0));
+    const apiserverExtra = per((a.cpuByProcess['kube-apiserver'] ?? 0) - (d.cpuByProcess['kube-apiserver'] ?? 0));
+    const ours = per(a.cpuByProcess.controller ?? 0);
+    const scales = ph === 'create' ? 1 : (r.demandedWaitMs?.updateScales ?? 1);
+    const writes = 3 + scales;
+    const floor = writes * requestCost.cpuMs;
+    const verdict = floor > budget
+      ? `the floor alone is more than the whole budget, even if no other process needed anything more for DCs: **≤ 1.0× is out of reach here for a controller in Node.js**.`
+      : floor + Math.max(0, extra) > budget
+        ? `the floor fits in the budget, but not with the other processes' extra of this run: ≤ 1.0× would need kube-apiserver (and the rest) to spend less on DCs than here, not only a cheaper controller.`
+        : `the floor and the other processes' extra fit in the budget: ≤ 1.0× is not ruled out; our controller used ${fmt.n(ours / Math.max(floor, 1e-9), 1)}× the floor.`;
+    out.push(`N=${n} pod-less ${label}, CPU budget (ms per rollout): KCM used ${fmt.n(budget, 1)} ms more in the Deployment phase than in this one, the Deployment work our controller replaces: the budget for our controller and for anything the other processes spend more on DCs. Here those spent ${extra >= 0 ? '+' : ''}${fmt.n(extra, 1)} ms (kube-apiserver ${apiserverExtra >= 0 ? '+' : ''}${fmt.n(apiserverExtra, 1)} ms) and our controller ${fmt.n(ours, 1)} ms. Floor for any controller in Node.js: ${writes} writes (the RC, ${scales === 1 ? 'its scale' : `${scales} scales`}, the Complete, one DC status write) at ${fmt.n(requestCost.cpuMs, 2)} ms of client CPU each (one GET through the controller's client, measured alone, mean of ${requestCost.requests}) = ${fmt.n(floor, 1)} ms, reads and watch events not counted: ${verdict}`);
   }
   return out;
 }
@@ -1077,6 +1153,7 @@ const previousRun = existsSync(path.join(repo, 'bench/last-results.json'))
   ? JSON.parse(readFileSync(path.join(repo, 'bench/last-results.json'), 'utf8')) : undefined;
 let idle;
 let deployerStart;
+let requestCost;
 if (args['report-only'] === 'true') {
   // Re-render docs/benchmarks.md and the chart from the last run's bench/last-results.json.
   const last = JSON.parse(readFileSync(path.join(repo, 'bench/last-results.json'), 'utf8'));
@@ -1085,6 +1162,7 @@ if (args['report-only'] === 'true') {
   skipped.push(...last.skipped);
   idle = last.idle;
   deployerStart = last.deployerStart;
+  requestCost = last.requestCost;
   sizes.length = 0;
   args.idle = '0';
 }
@@ -1093,6 +1171,8 @@ try {
     await setupCluster();
     deployerStart = deployerStartCost();
     log(`deployer start-up alone: ${deployerStart ? `${fmt.n(deployerStart.cpuSeconds, 2)} s CPU, ${fmt.mib(deployerStart.rssBytes)}, ${fmt.n(deployerStart.wallSeconds, 2)} s wall` : 'not measured'}`);
+    requestCost = clientRequestCost();
+    log(`one request's client CPU alone: ${requestCost ? `${fmt.n(requestCost.cpuMs, 3)} ms` : 'not measured'}`);
   }
   for (const n of sizes) {
     for (const kind of kinds) {
@@ -1120,7 +1200,7 @@ try {
   const md = report(results, idle, skipped);
   const docs = path.join(repo, 'docs');
   writeFileSync(path.join(docs, 'benchmarks.md'), md);
-  writeFileSync(path.join(repo, 'bench/last-results.json'), JSON.stringify({ started: started.toISOString(), maxPods, controllerArgs, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart }, null, 1));
+  writeFileSync(path.join(repo, 'bench/last-results.json'), JSON.stringify({ started: started.toISOString(), maxPods, controllerArgs, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart, requestCost }, null, 1));
   try {
     renderChart(results, path.join(docs, 'benchmarks.svg'), path.join(docs, 'benchmarks.png'));
   } catch (err) {
