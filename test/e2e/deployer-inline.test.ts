@@ -44,10 +44,15 @@ describe('pod-less (inline) rollouts (e2e)', () => {
 
     // Never more than desired + maxSurge pods, never fewer than desired - maxUnavailable ready.
     let maxTotal = 0;
+    // What the old RC's status said when the new one turned Complete (the updater's last scale
+    // waits for the RC manager to report it at 0, so the DC shows the drained counts with the outcome).
+    let oldReplicasAtComplete: number | undefined;
     const stop = watcher.onChange((state) => {
       let total = 0;
       for (const rc of state.rcs.values()) total += rc.spec?.replicas ?? 0;
       maxTotal = Math.max(maxTotal, total);
+      const web2 = state.rcs.get('web-2');
+      if (oldReplicasAtComplete === undefined && web2 && phaseOf(web2) === 'Complete') oldReplicasAtComplete = state.rcs.get('web-1')?.status?.replicas ?? 0;
     });
     dc.setImage('registry.local/web:2');
     const rc2 = await dc.waitForPhase('web-2', ['Complete', 'Failed']);
@@ -55,6 +60,7 @@ describe('pod-less (inline) rollouts (e2e)', () => {
     expect(phaseOf(rc2)).toBe('Complete');
     await dc.waitForOnlyActive(2, 3);
     expect(maxTotal).toBeLessThanOrEqual(4);
+    expect(oldReplicasAtComplete).toBe(0);
     expect(await deployerPodsEver()).toEqual([]);
     // The rolling updater's bookkeeping is as the pod mode leaves it.
     expect(rc2.metadata?.annotations?.['kubectl.kubernetes.io/update-source-id']).toBeUndefined();
