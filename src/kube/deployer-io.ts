@@ -5,11 +5,13 @@
  * Waits share one list+watch per object (or per pod label selector) for the whole deployer run
  * (Feed): LIST once, WATCH from the list's resourceVersion, and evaluate every wait on that
  * object at each event. With `streamingLists` the LIST is one watch request instead (kube's
- * WatchList, `sendInitialEvents`, on by default in kube 1.32 and since 1.34): the server streams the current
- * objects, marks their end with a bookmark and goes on with the changes, one request where a
- * LIST and a WATCH were two. A server that refuses it, or ends the stream or stays silent before
- * that bookmark, gets the LIST and WATCH instead (docs/design.md §6.2). A watch that ends or fails is re-established after a short pause (a
- * relist when the resourceVersion expired); with `recheckMs`, a feed silent for that long is
+ * WatchList, `sendInitialEvents`, on by default in kube 1.32 and since 1.34): the server streams
+ * the current objects, marks their end with a bookmark and goes on with the changes, one request
+ * where a LIST and a WATCH were two. A server that refuses it, or ends the stream or stays silent
+ * before that bookmark, gets the LIST and WATCH instead (docs/design.md §6.2).
+ *
+ * A watch that ends or fails is re-established after a short pause (a relist when the
+ * resourceVersion expired); with `recheckMs`, a feed silent for that long is
  * re-LISTed, so a silently stalled watch (client-node issues #596/#958) costs at most one
  * interval. A re-LIST that finds nothing the watch had not delivered shows the watch is keeping
  * up: the next one waits twice the silence (up to `MaxRecheckBackoff` intervals), until an event

@@ -3,24 +3,17 @@
  * the initial list of a DC's RCs is a streamed watch (WatchList), so a rollout's waits cost one
  * watch request per feed and no LIST; the waits are then decided by that same watch.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { loadKubeConfig } from '../../src/kube/client.js';
 import { KubeDeployerWatchers, type DeployerLists, type WatchLike } from '../../src/kube/deployer-io.js';
 import { restDeployerPorts } from '../../src/kube/deployer-rest.js';
 import { loadRestConfig, RestClient } from '../../src/kube/rest.js';
-import { createNamespace, deleteNamespace } from '../support/kube.js';
+import { useNamespace } from '../support/kube.js';
 
 const kc = loadKubeConfig();
 const core = kc.makeApiClient(CoreV1Api);
-let ns = '';
-
-beforeAll(async () => {
-  ns = await createNamespace('deployer-feeds', kc);
-});
-afterAll(async () => {
-  await deleteNamespace(ns, kc);
-});
+const space = useNamespace('deployer-feeds', kc);
 
 const rcBody = (name: string) => ({
   metadata: { name, labels: { 'openshift.io/deployment-config.name': 'web' } },
@@ -49,15 +42,15 @@ describe('the deployer\'s feeds on the real plane', () => {
         return rest.watch(path, query, callback, done);
       },
     };
-    await core.createNamespacedReplicationController({ namespace: ns, body: rcBody('web-1') });
-    await core.createNamespacedReplicationController({ namespace: ns, body: rcBody('web-2') });
+    await core.createNamespacedReplicationController({ namespace: space.name, body: rcBody('web-1') });
+    await core.createNamespacedReplicationController({ namespace: space.name, body: rcBody('web-2') });
     const watchers = new KubeDeployerWatchers(lists, watch, { streamingLists: true });
     try {
-      const rcs = await watchers.listAndWatch(ns, 'openshift.io/deployment-config.name=web');
+      const rcs = await watchers.listAndWatch(space.name, 'openshift.io/deployment-config.name=web');
       expect(rcs.map((r) => r.metadata?.name).sort()).toEqual(['web-1', 'web-2']);
 
-      const scaled = watchers.waitFor(ns, 'web-2', (r) => r.spec?.replicas === 2, 30_000);
-      await core.patchNamespacedReplicationController({ namespace: ns, name: 'web-2', body: [{ op: 'replace', path: '/spec/replicas', value: 2 }] });
+      const scaled = watchers.waitFor(space.name, 'web-2', (r) => r.spec?.replicas === 2, 30_000);
+      await core.patchNamespacedReplicationController({ namespace: space.name, name: 'web-2', body: [{ op: 'replace', path: '/spec/replicas', value: 2 }] });
       await expect(scaled).resolves.toMatchObject({ metadata: { name: 'web-2' }, spec: { replicas: 2 } });
 
       // One request in all, accepted as a streamed list (a refused one would have fallen back to a LIST).

@@ -3,7 +3,7 @@
  * typed clients (plain-JSON contract, patch content types, error conversion), the event
  * recorder's aggregation, and Lease leader election hand-over.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { CoordinationV1Api, CoreV1Api, type CoreV1Event, type V1ConfigMap, type V1ReplicationController, type V1Scale } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { isConflict, isNotFound } from '../../src/controller/errors.js';
@@ -12,32 +12,25 @@ import { makeClients, type KubeDeploymentConfigClient } from '../../src/kube/cli
 import { KubeEventRecorder } from '../../src/kube/events.js';
 import { createInformer, type Informer } from '../../src/kube/informer.js';
 import { createLeaderElector } from '../../src/kube/leader-election.js';
-import { createNamespace, deleteNamespace, waitFor } from '../support/kube.js';
+import { useNamespace, waitFor } from '../support/kube.js';
 
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 const kc = loadKubeConfig();
 const core = kc.makeApiClient(CoreV1Api);
-let ns = '';
-
-beforeAll(async () => {
-  ns = await createNamespace('kube-adapters', kc);
-});
-afterAll(async () => {
-  await deleteNamespace(ns, kc);
-});
+const space = useNamespace('kube-adapters', kc);
 
 describe('informer on ConfigMaps', () => {
   let inf: Informer<V1ConfigMap> | undefined;
   afterAll(() => inf?.stop());
 
   it('lists, watches add/update/delete, resyncs, and holds plain JSON', async () => {
-    await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'pre', labels: { app: 'x' } }, data: { a: '1' } } });
-    await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'other' } } });
+    await core.createNamespacedConfigMap({ namespace: space.name, body: { metadata: { name: 'pre', labels: { app: 'x' } }, data: { a: '1' } } });
+    await core.createNamespacedConfigMap({ namespace: space.name, body: { metadata: { name: 'other' } } });
     const events: string[] = [];
     inf = createInformer<V1ConfigMap>(kc, {
-      path: `/api/v1/namespaces/${ns}/configmaps`,
+      path: `/api/v1/namespaces/${space.name}/configmaps`,
       labelSelector: 'app=x',
-      list: () => core.listNamespacedConfigMap({ namespace: ns, labelSelector: 'app=x' }),
+      list: () => core.listNamespacedConfigMap({ namespace: space.name, labelSelector: 'app=x' }),
       resyncMs: 1500,
       watchTimeoutSeconds: 30,
       log,
@@ -52,17 +45,17 @@ describe('informer on ConfigMaps', () => {
     expect(inf.hasSynced()).toBe(true);
     expect(events).toEqual(['add pre']);
     // Listed through the typed API, yet the cache holds strings like a watch would.
-    expect(typeof inf.get(ns, 'pre')?.metadata?.creationTimestamp).toBe('string');
+    expect(typeof inf.get(space.name, 'pre')?.metadata?.creationTimestamp).toBe('string');
 
-    await core.createNamespacedConfigMap({ namespace: ns, body: { metadata: { name: 'live', labels: { app: 'x' } }, data: { v: '1' } } });
+    await core.createNamespacedConfigMap({ namespace: space.name, body: { metadata: { name: 'live', labels: { app: 'x' } }, data: { v: '1' } } });
     await waitFor('add live', () => events.includes('add live'), { timeoutMs: 10_000 });
-    await core.replaceNamespacedConfigMap({ namespace: ns, name: 'live', body: { metadata: { name: 'live', labels: { app: 'x' } }, data: { v: '2' } } });
-    await waitFor('update live', () => inf?.get(ns, 'live')?.data?.['v'] === '2' && events.includes('update live'), { timeoutMs: 10_000 });
-    await core.deleteNamespacedConfigMap({ namespace: ns, name: 'live' });
+    await core.replaceNamespacedConfigMap({ namespace: space.name, name: 'live', body: { metadata: { name: 'live', labels: { app: 'x' } }, data: { v: '2' } } });
+    await waitFor('update live', () => inf?.get(space.name, 'live')?.data?.['v'] === '2' && events.includes('update live'), { timeoutMs: 10_000 });
+    await core.deleteNamespacedConfigMap({ namespace: space.name, name: 'live' });
     await waitFor('delete live', () => events.includes('delete live'), { timeoutMs: 10_000 });
     expect(deleted?.data).toEqual({ v: '2' });
-    expect(inf.get(ns, 'live')).toBeUndefined();
-    expect(inf.list(ns).map((o) => o.metadata?.name)).toEqual(['pre']);
+    expect(inf.get(space.name, 'live')).toBeUndefined();
+    expect(inf.list(space.name).map((o) => o.metadata?.name)).toEqual(['pre']);
     expect(events).not.toContain('add other');
 
     await waitFor('a resync', () => events.includes('resync pre'), { timeoutMs: 10_000 });
@@ -82,25 +75,25 @@ describe('typed clients', () => {
   it('return plain JSON, send the right patch content types, and convert errors', async () => {
     const clients = makeClients(kc, { fieldManager: 'dcctl-test', userAgent: 'dcctl-test/0' });
     const rcs = clients.replicationControllers;
-    const created = await rcs.create(ns, rc('web-1'));
+    const created = await rcs.create(space.name, rc('web-1'));
     expect(typeof created.metadata?.creationTimestamp).toBe('string');
     expect(created.metadata?.managedFields?.[0]?.manager).toBe('dcctl-test');
 
-    const merged = await rcs.patch(ns, 'web-1', { metadata: { annotations: { b: '2' } } }, 'merge');
+    const merged = await rcs.patch(space.name, 'web-1', { metadata: { annotations: { b: '2' } } }, 'merge');
     expect(merged.metadata?.annotations).toEqual({ a: '1', b: '2' });
-    const strategic = await rcs.patch(ns, 'web-1', { metadata: { annotations: { c: '3' } } }, 'strategic');
+    const strategic = await rcs.patch(space.name, 'web-1', { metadata: { annotations: { c: '3' } } }, 'strategic');
     expect(strategic.metadata?.annotations).toMatchObject({ a: '1', c: '3' });
-    const json = await rcs.patch(ns, 'web-1', [{ op: 'replace', path: '/metadata/annotations/a', value: 'x' }], 'json');
+    const json = await rcs.patch(space.name, 'web-1', [{ op: 'replace', path: '/metadata/annotations/a', value: 'x' }], 'json');
     expect(json.metadata?.annotations?.['a']).toBe('x');
 
-    expect((await rcs.getScale(ns, 'web-1')).spec?.replicas).toBe(1);
+    expect((await rcs.getScale(space.name, 'web-1')).spec?.replicas).toBe(1);
     // The RC manager writes the RC's status meanwhile, so a scale read can be stale: retry a
     // conflict, as any read-modify-write client must.
     const scaleTo = async (replicas: number): Promise<V1Scale> => {
       for (let attempt = 1; ; attempt++) {
-        const scale = await rcs.getScale(ns, 'web-1');
+        const scale = await rcs.getScale(space.name, 'web-1');
         try {
-          return await rcs.updateScale(ns, 'web-1', { ...scale, spec: { replicas } });
+          return await rcs.updateScale(space.name, 'web-1', { ...scale, spec: { replicas } });
         } catch (err) {
           if (!isConflict(err) || attempt >= 5) throw err;
         }
@@ -108,15 +101,15 @@ describe('typed clients', () => {
     };
     const scaled = await scaleTo(2);
     expect(scaled.spec?.replicas).toBe(2);
-    expect((await rcs.get(ns, 'web-1')).spec?.replicas).toBe(2);
+    expect((await rcs.get(space.name, 'web-1')).spec?.replicas).toBe(2);
 
     const stale = { ...created, spec: { ...created.spec, replicas: 5 } };
     expect(isConflict(await rcs.update(stale).catch((e: unknown) => e))).toBe(true);
-    expect(isNotFound(await rcs.get(ns, 'missing').catch((e: unknown) => e))).toBe(true);
-    expect((await rcs.list(ns)).map((r) => r.metadata?.name)).toEqual(['web-1']);
-    await rcs.delete(ns, 'web-1', 'Background');
+    expect(isNotFound(await rcs.get(space.name, 'missing').catch((e: unknown) => e))).toBe(true);
+    expect((await rcs.list(space.name)).map((r) => r.metadata?.name)).toEqual(['web-1']);
+    await rcs.delete(space.name, 'web-1', 'Background');
     // Background deletion may keep the object briefly (finalizers), so poll.
-    await waitFor('rc deleted', async () => isNotFound(await rcs.get(ns, 'web-1').catch((e: unknown) => e)), { timeoutMs: 10_000 });
+    await waitFor('rc deleted', async () => isNotFound(await rcs.get(space.name, 'web-1').catch((e: unknown) => e)), { timeoutMs: 10_000 });
   });
 });
 
@@ -125,28 +118,28 @@ describe('DeploymentConfig client', () => {
     const clients = makeClients(kc, { fieldManager: 'dcctl-test' });
     const dcs = clients.deploymentConfigs as KubeDeploymentConfigClient;
     await clients.customObjects.createNamespacedCustomObject({
-      group: 'apps.openshift.io', version: 'v1', plural: 'deploymentconfigs', namespace: ns,
+      group: 'apps.openshift.io', version: 'v1', plural: 'deploymentconfigs', namespace: space.name,
       body: {
         apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', metadata: { name: 'web' },
         spec: { replicas: 1, selector: { app: 'web' }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
       },
     });
-    const dc = await dcs.get(ns, 'web');
+    const dc = await dcs.get(space.name, 'web');
     expect(typeof dc.metadata.creationTimestamp).toBe('string');
-    const merged = await dcs.patch(ns, 'web', { spec: { paused: true } }, 'merge');
+    const merged = await dcs.patch(space.name, 'web', { spec: { paused: true } }, 'merge');
     expect(merged.spec.paused).toBe(true);
-    const json = await dcs.patch(ns, 'web', [{ op: 'replace', path: '/spec/replicas', value: 3 }], 'json');
+    const json = await dcs.patch(space.name, 'web', [{ op: 'replace', path: '/spec/replicas', value: 3 }], 'json');
     expect(json.spec.replicas).toBe(3);
 
     const withStatus = await dcs.updateStatus({ ...json, status: { ...json.status, latestVersion: 1, observedGeneration: json.metadata.generation } });
     expect(withStatus.status?.latestVersion).toBe(1);
     expect(isConflict(await dcs.updateStatus({ ...json, status: { ...json.status, latestVersion: 1 } }).catch((e: unknown) => e))).toBe(true);
-    const patched = await dcs.patchStatus(ns, 'web', { status: { readyReplicas: 0, replicas: 0 } }, 'merge');
+    const patched = await dcs.patchStatus(space.name, 'web', { status: { readyReplicas: 0, replicas: 0 } }, 'merge');
     expect(patched.status?.latestVersion).toBe(1);
     // The status subresource ignores spec changes.
     const ignored = await dcs.updateStatus({ ...patched, spec: { ...patched.spec, replicas: 7 } });
     expect(ignored.spec.replicas).toBe(3);
-    expect(isNotFound(await dcs.get(ns, 'nope').catch((e: unknown) => e))).toBe(true);
+    expect(isNotFound(await dcs.get(space.name, 'nope').catch((e: unknown) => e))).toBe(true);
   });
 });
 
@@ -154,11 +147,11 @@ describe('event recorder', () => {
   it('creates an event and aggregates a repeat into count 2', async () => {
     const clients = makeClients(kc);
     const recorder = new KubeEventRecorder({ client: clients.events, component: 'dcctl-test', log });
-    const obj = { apiVersion: 'v1', kind: 'ConfigMap', name: 'pre', namespace: ns };
+    const obj = { apiVersion: 'v1', kind: 'ConfigMap', name: 'pre', namespace: space.name };
     recorder.event(obj, 'Warning', 'TestReason', 'something happened');
     recorder.event(obj, 'Warning', 'TestReason', 'something happened');
     await recorder.flush();
-    const events: CoreV1Event[] = await clients.events.list(ns, 'reason=TestReason');
+    const events: CoreV1Event[] = await clients.events.list(space.name, 'reason=TestReason');
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ count: 2, type: 'Warning', source: { component: 'dcctl-test' }, involvedObject: { kind: 'ConfigMap', name: 'pre' } });
     expect(typeof events[0]?.lastTimestamp).toBe('string');
@@ -168,8 +161,8 @@ describe('event recorder', () => {
 describe('leader election', () => {
   it('elects one of two candidates and hands over within seconds of release', async () => {
     const timing = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 1_000 };
-    const a = createLeaderElector(kc, { namespace: ns, name: 'dc-controller', identity: 'replica-a', log, ...timing });
-    const b = createLeaderElector(kc, { namespace: ns, name: 'dc-controller', identity: 'replica-b', log, ...timing });
+    const a = createLeaderElector(kc, { namespace: space.name, name: 'dc-controller', identity: 'replica-a', log, ...timing });
+    const b = createLeaderElector(kc, { namespace: space.name, name: 'dc-controller', identity: 'replica-b', log, ...timing });
     const noop = { onStartedLeading: () => undefined, onStoppedLeading: () => undefined };
     try {
       const aDone = a.run(noop);
@@ -183,7 +176,7 @@ describe('leader election', () => {
       await aDone;
       await waitFor('b leads', () => b.isLeader(), { timeoutMs: 5_000 });
       expect(Date.now() - released).toBeLessThan(5_000);
-      const lease = await kc.makeApiClient(CoordinationV1Api).readNamespacedLease({ name: 'dc-controller', namespace: ns });
+      const lease = await kc.makeApiClient(CoordinationV1Api).readNamespacedLease({ name: 'dc-controller', namespace: space.name });
       expect(lease.spec?.holderIdentity).toBe('replica-b');
       expect(lease.spec?.leaseTransitions).toBe(1);
     } finally {

@@ -4,30 +4,23 @@
  * sequence), it delivers the RC Warning events written after that RC changed and nothing else,
  * without a LIST of the namespace's events.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { CoreV1Api, type CoreV1Event } from '@kubernetes/client-node';
 import { loadKubeConfig } from '../../src/kube/client.js';
 import { watchRcWarnings } from '../../src/kube/rc-warnings.js';
 import { loadRestConfig, RestClient } from '../../src/kube/rest.js';
-import { createNamespace, deleteNamespace, waitFor } from '../support/kube.js';
+import { useNamespace, waitFor } from '../support/kube.js';
 
 const kc = loadKubeConfig();
 const core = kc.makeApiClient(CoreV1Api);
-let ns = '';
-
-beforeAll(async () => {
-  ns = await createNamespace('rc-warnings', kc);
-});
-afterAll(async () => {
-  await deleteNamespace(ns, kc);
-});
+const space = useNamespace('rc-warnings', kc);
 
 const rcEvent = (name: string, type: 'Warning' | 'Normal', reason: string, kind = 'ReplicationController'): Promise<CoreV1Event> =>
   core.createNamespacedEvent({
-    namespace: ns,
+    namespace: space.name,
     body: {
-      metadata: { name, namespace: ns },
-      involvedObject: { kind, name: 'web-2', namespace: ns },
+      metadata: { name, namespace: space.name },
+      involvedObject: { kind, name: 'web-2', namespace: space.name },
       type, reason, message: `${reason} (${name})`, count: 1,
     },
   });
@@ -39,13 +32,13 @@ describe('watchRcWarnings on the real plane', () => {
     const rest = new RestClient(config!, 'dcctl-test');
     await rcEvent('web-2.before', 'Warning', 'Earlier');
     const rc = await core.createNamespacedReplicationController({
-      namespace: ns,
+      namespace: space.name,
       body: {
         metadata: { name: 'web-2' },
         spec: { replicas: 0, selector: { app: 'web' }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'busybox' }] } } },
       },
     });
-    const warnings = await watchRcWarnings(rest, ns, rc.metadata!.resourceVersion!);
+    const warnings = await watchRcWarnings(rest, space.name, rc.metadata!.resourceVersion!);
     expect(warnings).toBeDefined();
     try {
       await rcEvent('web-2.quota', 'Warning', 'FailedCreate');
@@ -55,7 +48,7 @@ describe('watchRcWarnings on the real plane', () => {
       await waitFor('both warnings watched', () => (warnings!.collected() ?? []).length >= 2, { timeoutMs: 10_000 });
       expect(warnings!.collected()?.map((e) => `${e.metadata?.name} ${e.reason}`)).toEqual(['web-2.quota FailedCreate', 'web-2.later FailedDelete']);
       // A repeat of the same warning (the recorder bumps its count) replaces it.
-      await core.patchNamespacedEvent({ namespace: ns, name: 'web-2.quota', body: [{ op: 'replace', path: '/count', value: 4 }] });
+      await core.patchNamespacedEvent({ namespace: space.name, name: 'web-2.quota', body: [{ op: 'replace', path: '/count', value: 4 }] });
       await waitFor('the repeat watched', () => warnings!.collected()?.[0]?.count === 4, { timeoutMs: 10_000 });
     } finally {
       warnings?.close();

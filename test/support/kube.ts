@@ -2,6 +2,7 @@
  * Helpers for integration and e2e tests that run against the real local control plane
  * (KUBECONFIG is set by test/support/global-setup.js).
  */
+import { afterAll, beforeAll } from '@jest/globals';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -62,6 +63,21 @@ export async function createNamespace(prefix: string, kc = kubeConfig()): Promis
 export async function deleteNamespace(name: string, kc = kubeConfig()): Promise<void> {
   const { core } = apis(kc);
   await core.deleteNamespace({ name }).catch(() => undefined);
+}
+
+/**
+ * A namespace of its own for the calling test file: created before its tests (createNamespace),
+ * deleted after them. Read `.name` inside tests, once it is set.
+ */
+export function useNamespace(prefix: string, kc = kubeConfig()): { readonly name: string } {
+  const space = { name: '' };
+  beforeAll(async () => {
+    space.name = await createNamespace(prefix, kc);
+  });
+  afterAll(async () => {
+    await deleteNamespace(space.name, kc);
+  });
+  return space;
 }
 
 /** Runs kubectl against the test cluster and returns stdout; throws with stderr on failure. */

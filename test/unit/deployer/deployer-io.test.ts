@@ -30,8 +30,8 @@ const rc = (replicas: number, available: number): V1ReplicationController => ({
   status: { replicas, availableReplicas: available },
 });
 
-function watchers(items: V1ReplicationController[]) {
-  const watch = new StubWatch();
+/** LISTs that answer `items` at resourceVersion 5 and record each request. */
+function recordingLists(items: V1ReplicationController[]) {
   const lists: unknown[] = [];
   const core: DeployerLists = {
     replicationControllers: async (namespace, selector) => {
@@ -40,6 +40,12 @@ function watchers(items: V1ReplicationController[]) {
     },
     pods: async () => ({ items: [] }),
   };
+  return { core, lists };
+}
+
+function watchers(items: V1ReplicationController[]) {
+  const watch = new StubWatch();
+  const { core, lists } = recordingLists(items);
   return { w: new KubeDeployerWatchers(core, watch), watch, lists };
 }
 
@@ -243,14 +249,7 @@ describe('KubeDeployerWatchers: streamed initial lists (WatchList)', () => {
     ({ metadata: { resourceVersion, annotations: { 'k8s.io/initial-events-end': 'true' } } });
 
   function streaming(watch: WatchLike, items: V1ReplicationController[] = [rc(2, 0)]) {
-    const lists: unknown[] = [];
-    const core: DeployerLists = {
-      replicationControllers: async (namespace, selector) => {
-        lists.push({ namespace, ...selector });
-        return { items, metadata: { resourceVersion: '5' } };
-      },
-      pods: async () => ({ items: [] }),
-    };
+    const { core, lists } = recordingLists(items);
     return { w: new KubeDeployerWatchers(core, watch, { streamingLists: true }), lists };
   }
 
