@@ -96,7 +96,7 @@ const controllerFlags = <T extends CommonArgs>(c: Argv<T>) => c
   .option('cross-namespace-images', { type: 'string', choices: CrossNamespaceModes, default: DefaultCrossNamespaceMode, describe: 'Image references to another namespace (ImageStream spec tags, ImageChange triggers): follow those the admission policy checked (admission), none (deny), or all (allow: anyone who can write a stream can copy any namespace\'s images)' })
   .option('cross-namespace-policy', { type: 'string', default: DefaultCrossNamespacePolicy, describe: 'With --cross-namespace-images=admission: name of the ValidatingAdmissionPolicy and its binding (deploy/image-policy.yaml)' })
   .option('resync-period', { type: 'number', default: DefaultResyncSeconds, describe: 'Seconds between informer resyncs (every cached object is synced again)' })
-  .option('status-batch-period', { type: 'number', default: DefaultStatusBatchSeconds, describe: 'During a rollout, fold the RC replica-count changes of this many seconds into one DC status update (phase changes are never delayed; 0: update at every change)' })
+  .option('status-batch-period', { type: 'number', default: DefaultStatusBatchSeconds, describe: 'During a rollout, fold the RC replica-count changes (and the phase moving from New to Pending to Running) of this many seconds into one DC status update (the outcome is never delayed; 0: update at every change)' })
   .option('log-level', { type: 'string', default: 'info', describe: 'trace, debug, info, warn or error' })
   .option('log-format', { type: 'string', choices: ['json', 'pretty'] as const, default: 'json' as const, describe: 'json lines (production) or pretty (local runs)' });
 
