@@ -53,8 +53,9 @@ export interface ManagerOptions {
   /** Seconds between informer resyncs (OpenShift's controllers: 600). */
   readonly resyncSeconds: number;
   /**
-   * During a rollout, RC replica-count changes update the DC status at most once per this many
-   * seconds (design.md §4.1); 0: at every change. Default DefaultStatusBatchSeconds.
+   * During a rollout, RC replica-count changes and the phase moving from New to Pending to Running
+   * update the DC status at most once per this many seconds (design.md §4.1); 0: at every change.
+   * Default DefaultStatusBatchSeconds.
    */
   readonly statusBatchSeconds?: number;
   readonly logLevel: string;

@@ -3,9 +3,10 @@
  * and delete events enqueue the DC named by the RC's `openshift.io/deployment-config.name`
  * annotation, if that DC is in the cache. RC adds are not handled, as in OpenShift: the sync that
  * bumps latestVersion creates the RC (design.md §4.2 step 9), and its error requeues the DC should
- * the create or the status write after it fail. While a rollout is in progress, RC changes of
- * replica counts only are batched (`--status-batch-period`), so the DC status follows a rollout's
- * steps without one write per count.
+ * the create or the status write after it fail. While a rollout is in progress, RC changes that
+ * only show its progress (replica counts, the phase moving from New to Pending to Running) are
+ * batched (`--status-batch-period`), so the DC status follows a rollout's steps without one write
+ * per step.
  */
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, Phase } from '../apis/constants.js';
@@ -119,6 +120,8 @@ export function rcChangeMattersToDc(old: V1ReplicationController, rc: V1Replicat
 
 /** The phases a rollout moves through, in order, before its outcome (Complete or Failed). */
 const progressPhases: readonly string[] = [Phase.New, Phase.Pending, Phase.Running];
+/** A phase's place in progressPhases; -1 for the outcome, an unknown value or none. */
+const progressRank = (phase: string | undefined): number => progressPhases.indexOf(phase ?? '');
 
 /**
  * What an RC update means to its DC's sync: nothing (see rcChangeMattersToDc), progress of a
@@ -137,7 +140,7 @@ export function rcChangeToDc(old: V1ReplicationController, rc: V1ReplicationCont
     const before = a.annotations?.[key];
     const after = b.annotations?.[key];
     if (before === after) continue;
-    if (key === Annotations.Phase && progressPhases.indexOf(before ?? '') >= 0 && progressPhases.indexOf(after ?? '') > progressPhases.indexOf(before ?? '')) {
+    if (key === Annotations.Phase && progressRank(before) >= 0 && progressRank(after) > progressRank(before)) {
       progress = true;
       continue;
     }
@@ -153,9 +156,9 @@ export function rcChangeToDc(old: V1ReplicationController, rc: V1ReplicationCont
 }
 
 /**
- * Whether the DC's latest RC is being rolled out (New, Pending or Running). Its replica counts then
- * change step by step, and the DC's status may follow them a batch period late: the rollout's
- * outcome is a phase change, which is never batched.
+ * Whether the DC's latest RC is being rolled out (New, Pending or Running). Its replica counts and
+ * phase then change step by step, and the DC's status may follow them a batch period late: the
+ * rollout's outcome (Complete or Failed) is never batched.
  */
 export function rolloutInProgress(dc: DeploymentConfig, rcLister: Lister<V1ReplicationController>): boolean {
   const namespace = dc.metadata?.namespace;
@@ -225,8 +228,8 @@ export function wireDeploymentConfigController(opts: {
   /** Status writes that ended a sync (see SettledStatusWrites); undefined: every update enqueues. */
   settled?: SettledStatusWrites;
   /**
-   * During a rollout, RC replica-count changes re-sync the DC at most once per this many
-   * milliseconds (design.md §4.1); 0 or undefined: at once.
+   * During a rollout, RC changes that only show its progress (rcChangeToDc) re-sync the DC at most
+   * once per this many milliseconds (design.md §4.1); 0 or undefined: at once.
    */
   statusBatchMs?: number;
 }): void {
