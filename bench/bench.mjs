@@ -1102,7 +1102,10 @@ function analysis(byN) {
  * whatever the other processes spend more for DCs, must fit in that budget. A floor for our
  * controller: the writes a pod-less rollout cannot do without (the RC, each scale the rolling
  * updater makes, the Complete, one DC status write), at the client CPU of one request measured
- * alone (clientRequestCost), reads and watch events not counted.
+ * alone (clientRequestCost), reads and watch events not counted. Where the run has kube-apiserver
+ * profiles of both sides, the floor also holds what that one DC status write costs kube-apiserver
+ * more than a native write (the Deployment side writes its status too, natively): a price of
+ * serving the DC as a CRD that no controller can avoid.
  */
 function cpuBudgetLines(n, r, deploy) {
   if (!requestCost) return [];
@@ -1126,14 +1129,34 @@ function cpuBudgetLines(n, r, deploy) {
     const scales = ph === 'create' ? 1 : (r.demandedWaitMs?.updateScales ?? 1);
     const writes = 3 + scales;
     const floor = writes * requestCost.cpuMs;
+    const crd = crdStatusWritePremium(r, deploy);
+    const crdFloor = floor + Math.max(0, crd?.premiumMs ?? 0);
+    const crdText = crd ? ` A CRD's price on top: one DC status write cost kube-apiserver ${fmt.n(crd.dcMs, 2)} ms, a native write in the Deployment run ${fmt.n(crd.nativeMs, 2)} ms (its CPU profiles, this run), so the floor with that one write's premium is ${fmt.n(crdFloor, 1)} ms.` : '';
     const verdict = floor > budget
-      ? `the floor alone is more than the whole budget, even if no other process needed anything more for DCs: **≤ 1.0× is out of reach here for a controller in Node.js**.`
+      ? `the floor alone is more than the whole budget, even if no other process needed anything more for DCs: **≤ 1.0× is out of reach here for a controller in Node.js**.${crdText}`
+      : crd && crdFloor > budget
+        ? `the floor fits in the budget by itself.${crdText} That is more than the budget: **≤ 1.0× is out of reach here for a DC served as a CRD, whatever its controller**.`
       : floor + Math.max(0, extra) > budget
         ? `the floor fits in the budget, but not with the other processes' extra of this run: ≤ 1.0× would need kube-apiserver (and the rest) to spend less on DCs than here, not only a cheaper controller.`
         : `the floor and the other processes' extra fit in the budget: ≤ 1.0× is not ruled out; our controller used ${fmt.n(ours / Math.max(floor, 1e-9), 1)}× the floor.`;
     out.push(`N=${n} pod-less ${label}, CPU budget (ms per rollout): KCM used ${fmt.n(budget, 1)} ms more in the Deployment phase than in this one, the Deployment work our controller replaces: the budget for our controller and for anything the other processes spend more on DCs. Here those spent ${extra >= 0 ? '+' : ''}${fmt.n(extra, 1)} ms (kube-apiserver ${apiserverExtra >= 0 ? '+' : ''}${fmt.n(apiserverExtra, 1)} ms) and our controller ${fmt.n(ours, 1)} ms. Floor for any controller in Node.js: ${writes} writes (the RC, ${scales === 1 ? 'its scale' : `${scales} scales`}, the Complete, one DC status write) at ${fmt.n(requestCost.cpuMs, 2)} ms of client CPU each (one GET through the controller's client, measured alone, mean of ${requestCost.requests}) = ${fmt.n(floor, 1)} ms, reads and watch events not counted: ${verdict}`);
   }
   return out;
+}
+
+/**
+ * What one DC status write costs kube-apiserver more than a native write, from the profiles of
+ * this run (the DC kind's "DeploymentConfig status writes" per write, the Deployment run's native
+ * writes per write); undefined without profiles of both.
+ */
+function crdStatusWritePremium(r, deploy) {
+  const dc = r.apiserverProfile;
+  const native = deploy.apiserverProfile;
+  const nativeCat = [...ApiserverCategories.map(([name]) => name)].find((c) => c.startsWith('native writes'));
+  if (!dc?.requests?.dcStatusWrites || !native?.requests?.nativeWrites || !nativeCat) return undefined;
+  const dcMs = (1000 * (dc.byCategory['DeploymentConfig status writes'] ?? 0)) / dc.requests.dcStatusWrites;
+  const nativeMs = (1000 * (native.byCategory[nativeCat] ?? 0)) / native.requests.nativeWrites;
+  return { dcMs, nativeMs, premiumMs: dcMs - nativeMs };
 }
 
 /** The per-object first rollout against its target (Deployment p50 + demanded wait + 0.5 s), with its own breakdown. */
