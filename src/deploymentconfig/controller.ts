@@ -107,24 +107,17 @@ const annotationsReadByDcSync = [
 
 const sameJson = (a: unknown, b: unknown): boolean => a === b || JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-/**
- * Whether an RC update can change what a sync of its DC decides or writes: the fields the DC
- * controller reads (labels, owner references, deletion, the annotations above, spec.replicas,
- * the template's images, and the replica counts summed into the DC status). The RC manager's
- * other status writes (observedGeneration, fullyLabeledReplicas, conditions) and the deployer's
- * bookkeeping cannot, and re-syncing the DC for them is wasted work (one no-op sync each).
- */
-export function rcChangeMattersToDc(old: V1ReplicationController, rc: V1ReplicationController): boolean {
-  return rcChangeToDc(old, rc) !== 'none';
-}
-
 /** The phases a rollout moves through, in order, before its outcome (Complete or Failed). */
 const progressPhases: readonly string[] = [Phase.New, Phase.Pending, Phase.Running];
 /** A phase's place in progressPhases; -1 for the outcome, an unknown value or none. */
 const progressRank = (phase: string | undefined): number => progressPhases.indexOf(phase ?? '');
 
 /**
- * What an RC update means to its DC's sync: nothing (see rcChangeMattersToDc), progress of a
+ * What an RC update means to its DC's sync. Only the fields the DC controller reads can matter
+ * (labels, owner references, deletion, the annotations above, spec.replicas, the template's
+ * images, and the replica counts summed into the DC status); the RC manager's other status writes
+ * (observedGeneration, fullyLabeledReplicas, conditions) and the deployer's bookkeeping cannot,
+ * and re-syncing the DC for them is wasted work (one no-op sync each). So: nothing, progress of a
  * rollout (replica counts: spec.replicas and the status counts summed into the DC status; or the
  * phase moving forward from New to Pending to Running, which changes no more than the DC's
  * Progressing message), or anything else a sync reads (the outcome Complete or Failed, any other

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../../../src/apis/constants.js';
 import { rcChangeMattersToDeployer } from '../../../src/deployer-controller/controller.js';
-import { rcChangeMattersToDc } from '../../../src/deploymentconfig/controller.js';
+import { rcChangeToDc } from '../../../src/deploymentconfig/controller.js';
 
 const base = (): V1ReplicationController => ({
   metadata: {
@@ -17,10 +17,10 @@ const changed = (mutate: (rc: V1ReplicationController) => void): boolean => {
   const next = structuredClone(base());
   next.metadata!.resourceVersion = '2';
   mutate(next);
-  return rcChangeMattersToDc(base(), next);
+  return rcChangeToDc(base(), next) !== 'none';
 };
 
-describe('rcChangeMattersToDc', () => {
+describe('rcChangeToDc: whether an RC update matters to its DC at all', () => {
   it('ignores RC writes a DC sync cannot act on', () => {
     expect(changed((rc) => { rc.status!.observedGeneration = 2; })).toBe(false);
     expect(changed((rc) => { rc.status!.fullyLabeledReplicas = 2; })).toBe(false);
