@@ -736,6 +736,15 @@ function apiserverProfileOf(files, events) {
   return { ...summary, requests, files: files.length };
 }
 
+const DcStatusWrites = 'DeploymentConfig status writes';
+const NativeWrites = ApiserverCategories.map(([name]) => name).find((c) => c.startsWith('native writes'));
+
+/** kube-apiserver's CPU per DC status write and per native write in a profile (ms); undefined without such writes. */
+function msPerWrite(p) {
+  const per = (cat, count) => (count ? (1000 * (p?.byCategory[cat] ?? 0)) / count : undefined);
+  return { dcStatus: per(DcStatusWrites, p?.requests?.dcStatusWrites), native: per(NativeWrites, p?.requests?.nativeWrites) };
+}
+
 /** kube-apiserver's CPU by kind of work, each result kind against the Deployments of its N. */
 function apiserverProfileSection(byN) {
   const L = [];
@@ -755,9 +764,9 @@ function apiserverProfileSection(byN) {
     L.push('');
     for (const k of kinds) {
       const p = v[k].apiserverProfile;
-      const per = (cat, count) => (count ? `${fmt.n((1000 * (p.byCategory[cat] ?? 0)) / count, 2)} ms each` : 'none');
-      const nativeCat = cats.find((c) => c.startsWith('native writes'));
-      L.push(`- N=${n} ${k}: ${p.requests.dcStatusWrites} DeploymentConfig status writes (${per('DeploymentConfig status writes', p.requests.dcStatusWrites)}), ${p.requests.nativeWrites} native writes (${per(nativeCat, p.requests.nativeWrites)}), ${p.requests.otherDcRequests} other DeploymentConfig requests, ${p.requests.reads} reads; ${p.files} profile${p.files === 1 ? '' : 's'}.`);
+      const ms = msPerWrite(p);
+      const each = (x) => (x === undefined ? 'none' : `${fmt.n(x, 2)} ms each`);
+      L.push(`- N=${n} ${k}: ${p.requests.dcStatusWrites} DeploymentConfig status writes (${each(ms.dcStatus)}), ${p.requests.nativeWrites} native writes (${each(ms.native)}), ${p.requests.otherDcRequests} other DeploymentConfig requests, ${p.requests.reads} reads; ${p.files} profile${p.files === 1 ? '' : 's'}.`);
     }
     L.push('');
   }
@@ -1150,12 +1159,9 @@ function cpuBudgetLines(n, r, deploy) {
  * writes per write); undefined without profiles of both.
  */
 function crdStatusWritePremium(r, deploy) {
-  const dc = r.apiserverProfile;
-  const native = deploy.apiserverProfile;
-  const nativeCat = [...ApiserverCategories.map(([name]) => name)].find((c) => c.startsWith('native writes'));
-  if (!dc?.requests?.dcStatusWrites || !native?.requests?.nativeWrites || !nativeCat) return undefined;
-  const dcMs = (1000 * (dc.byCategory['DeploymentConfig status writes'] ?? 0)) / dc.requests.dcStatusWrites;
-  const nativeMs = (1000 * (native.byCategory[nativeCat] ?? 0)) / native.requests.nativeWrites;
+  const dcMs = msPerWrite(r.apiserverProfile).dcStatus;
+  const nativeMs = msPerWrite(deploy.apiserverProfile).native;
+  if (dcMs === undefined || nativeMs === undefined) return undefined;
   return { dcMs, nativeMs, premiumMs: dcMs - nativeMs };
 }
 

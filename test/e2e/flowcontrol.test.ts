@@ -10,16 +10,15 @@
  * dispatch counts of the controller's real traffic. Needs `npm run build`.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { dump, load } from 'js-yaml';
 import { Group, Version } from '../../src/apis/constants.js';
 import { loadRestConfig } from '../../src/kube/rest.js';
 import { dcManifest } from '../support/dc.js';
-import { captureOutput, repoDir, waitFor } from '../support/kube.js';
+import { repoDir, startController, waitFor, writeTokenKubeconfig, type ControllerProcess } from '../support/kube.js';
 
 const InstallNamespace = 'deploymentconfig-controller';
 const ControllerSA = 'deploymentconfig-controller';
@@ -38,7 +37,7 @@ const planeEnv = {
 const script = path.join(repoDir, 'hack/local-cluster.sh');
 let planeUp = false;
 let tokenKubeconfig = '';
-let controller: { child: ChildProcess; output: () => string; exited: Promise<number | null> } | undefined;
+let controller: ControllerProcess | undefined;
 
 const kubectl = (args: string[], input?: string): string =>
   execFileSync('kubectl', args, { input, encoding: 'utf8', stdio: ['pipe', 'pipe', 'pipe'], env: planeEnv, maxBuffer: 64 << 20 });
@@ -82,23 +81,12 @@ beforeAll(async () => {
   apply('crds/deploymentconfig.yaml', 'crds/imagestream.yaml', 'deploy/base/rbac-controller.yaml', 'deploy/base/rbac-deployer.yaml');
   await waitFor('the DC CRD to be established', () => kubectl(['get', 'crd', 'deploymentconfigs.apps.openshift.io',
     '-o', 'jsonpath={.status.conditions[?(@.type=="Established")].status}']) === 'True');
-  const admin = load(readFileSync(planeEnv.KUBECONFIG, 'utf8')) as { clusters: Array<{ cluster: Record<string, unknown> }> };
   const token = kubectl(['create', 'token', ControllerSA, '-n', InstallNamespace, '--duration=1h']).trim();
-  tokenKubeconfig = path.join(runDir, 'controller.kubeconfig');
-  writeFileSync(tokenKubeconfig, dump({
-    apiVersion: 'v1', kind: 'Config',
-    clusters: [{ name: 'local', cluster: admin.clusters[0]!.cluster }],
-    users: [{ name: 'controller', user: { token } }],
-    contexts: [{ name: 'controller', context: { cluster: 'local', user: 'controller' } }],
-    'current-context': 'controller',
-  }), { mode: 0o600 });
+  tokenKubeconfig = writeTokenKubeconfig(path.join(runDir, 'controller.kubeconfig'), token, planeEnv.KUBECONFIG);
 }, 180_000);
 
 afterAll(async () => {
-  if (controller && controller.child.exitCode === null) {
-    controller.child.kill('SIGTERM');
-    await controller.exited;
-  }
+  await controller?.stop();
   if (planeUp) execFileSync('bash', [script, 'down'], { stdio: 'ignore', env: planeEnv });
   rmSync(runDir, { recursive: true, force: true });
 }, 60_000);
@@ -121,10 +109,8 @@ describe('API Priority and Fairness (e2e, a plane with APF on)', () => {
   it('the controller\'s own traffic during a rollout is dispatched there', async () => {
     const before = dispatched(WorkloadSchema, 'workload-high');
     const lowBefore = dispatched('service-accounts', 'workload-low');
-    const child = spawn(process.execPath, [path.join(repoDir, 'bin/dcctl.js'), 'controller', '--kubeconfig', tokenKubeconfig,
-      '--namespace', AppNamespace, '--leader-elect=true', '--leader-election-namespace', InstallNamespace,
-      '--metrics-bind-address=0', '--default-deployer=inline'], { env: planeEnv, stdio: ['ignore', 'pipe', 'pipe'] });
-    controller = { child, ...captureOutput(child, 200_000) };
+    controller = startController(AppNamespace, ['--kubeconfig', tokenKubeconfig, '--leader-elect=true',
+      '--leader-election-namespace', InstallNamespace, '--default-deployer=inline'], planeEnv);
     await waitFor('the controller to lead and sync its caches', () => controller!.output().includes('Caches synced'), { timeoutMs: 60_000 });
 
     kubectl(['apply', '-n', AppNamespace, '-f', '-'], JSON.stringify(dcManifest({ replicas: 1 })));

@@ -8,13 +8,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { ApiException, CoreV1Api, CustomObjectsApi, KubeConfig, RbacAuthorizationV1Api } from '@kubernetes/client-node';
-import { dump, load, loadAll } from 'js-yaml';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { dump, loadAll } from 'js-yaml';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Group, Plural, Version } from '../../src/apis/constants.js';
 import { DcClient, dcManifest } from '../support/dc.js';
-import { apis, createNamespace, deleteNamespace, kubectl, repoDir, startController, waitFor, type ControllerProcess } from '../support/kube.js';
+import { apis, createNamespace, deleteNamespace, kubectl, repoDir, startController, waitFor, writeTokenKubeconfig, type ControllerProcess } from '../support/kube.js';
 
 interface Manifest {
   kind: string;
@@ -46,19 +46,8 @@ function controllerRbac(): Manifest[] {
 }
 
 /** A kubeconfig holding only a token of the controller's service account (no admin credentials). */
-function writeTokenKubeconfig(token: string): string {
-  const admin = load(readFileSync(process.env.KUBECONFIG!, 'utf8')) as { clusters: Array<{ cluster: Record<string, unknown> }> };
-  const cluster = admin.clusters[0]!.cluster;
-  const file = path.join(mkdtempSync(path.join(tmpdir(), 'dc-rbac-')), 'controller.kubeconfig');
-  writeFileSync(file, dump({
-    apiVersion: 'v1',
-    kind: 'Config',
-    clusters: [{ name: 'local', cluster }],
-    users: [{ name: 'controller', user: { token } }],
-    contexts: [{ name: 'controller', context: { cluster: 'local', user: 'controller' } }],
-    'current-context': 'controller',
-  }), { mode: 0o600 });
-  return file;
+function writeControllerKubeconfig(token: string): string {
+  return writeTokenKubeconfig(path.join(mkdtempSync(path.join(tmpdir(), 'dc-rbac-')), 'controller.kubeconfig'), token);
 }
 
 /** `kubectl auth can-i` as the controller's service account: 'yes' or 'no'. */
@@ -90,7 +79,7 @@ beforeAll(async () => {
   clusterScopedName = `deploymentconfig-controller-${ctlNs}`;
   kubectl(['apply', '-f', '-'], controllerRbac().map((d) => dump(d)).join('---\n'));
   kubectl(['apply', '--server-side', '--force-conflicts', '-f', path.join(repoDir, 'deploy/base/rbac-deployer.yaml')]);
-  tokenKubeconfig = writeTokenKubeconfig(kubectl(['create', 'token', ControllerSA, '-n', ctlNs, '--duration=1h']).trim());
+  tokenKubeconfig = writeControllerKubeconfig(kubectl(['create', 'token', ControllerSA, '-n', ctlNs, '--duration=1h']).trim());
 });
 
 afterAll(async () => {

@@ -6,9 +6,11 @@ import { afterAll, beforeAll } from '@jest/globals';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { dump, load } from 'js-yaml';
 
 export const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -17,6 +19,23 @@ export function kubeConfig(): KubeConfig {
   if (!process.env.KUBECONFIG) throw new Error('KUBECONFIG is not set: run through jest (global setup) or export it');
   kc.loadFromFile(process.env.KUBECONFIG);
   return kc;
+}
+
+/**
+ * Writes `file`: a kubeconfig with the cluster of `adminKubeconfig` and, as its only user, a
+ * bearer `token` (a service account's, so a process runs with exactly that identity).
+ */
+export function writeTokenKubeconfig(file: string, token: string, adminKubeconfig = process.env.KUBECONFIG!): string {
+  const admin = load(readFileSync(adminKubeconfig, 'utf8')) as { clusters: Array<{ cluster: Record<string, unknown> }> };
+  writeFileSync(file, dump({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'local', cluster: admin.clusters[0]!.cluster }],
+    users: [{ name: 'token', user: { token } }],
+    contexts: [{ name: 'token', context: { cluster: 'local', user: 'token' } }],
+    'current-context': 'token',
+  }), { mode: 0o600 });
+  return file;
 }
 
 export function apis(kc = kubeConfig()) {
@@ -130,11 +149,14 @@ export interface ControllerProcess {
   kill(): Promise<void>;
 }
 
-/** Starts `dcctl controller` (from dist/) scoped to one namespace, without leader election by default. */
-export function startController(namespace: string, extraArgs: string[] = []): ControllerProcess {
+/**
+ * Starts `dcctl controller` (from dist/) scoped to one namespace, without leader election by
+ * default; `env` for a plane other than the tests' own.
+ */
+export function startController(namespace: string, extraArgs: string[] = [], env: NodeJS.ProcessEnv = process.env): ControllerProcess {
   const args = [path.join(repoDir, 'bin/dcctl.js'), 'controller', '--namespace', namespace, '--leader-elect=false',
     '--metrics-bind-address=0', '--deployer-image=dcctl:local', ...extraArgs];
-  const child = spawn(process.execPath, args, { env: process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const { output, exited } = captureOutput(child, 500_000);
   return {
     child,
