@@ -9,9 +9,10 @@ import type { RandomInt } from './generator.js';
 import { classify, refOf, type KindClass } from './kinds.js';
 import { decodeDocuments, type FoundObject } from './parse.js';
 import {
-  stripClaimFields, stripImageStreamFields, stripNullTimestamps, stripServerFields, stripServiceAccountFields, stripServiceFields,
+  stripClaimFields, stripImageStreamFields, stripNulls, stripNullTimestamps, stripServerFields, stripServiceAccountFields, stripServiceFields,
 } from './strip.js';
 import { normalizeImageStreamFields, renameDeploymentConfigFields, renameServiceFields } from './renames.js';
+import { bundledSchema } from './prune.js';
 import { isTemplate, parameterNames, processTemplate } from './template.js';
 import {
   ImportInputError, formatOrigin, isObject, type ImportEntry, type ImportResult, type InputProblem, type KubeObject,
@@ -155,6 +156,8 @@ function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, gene
     entry.notes.push('ImageStreams are served by the ImageStream CRD (crds/imagestream.yaml) and resolved by the image trigger controller; there is no integrated registry, so tags must point at external images (from.kind DockerImage)');
   }
   if (removed.length > 0) entry.changes.push(`removed server-written fields: ${removed.join(', ')}`);
+  const crdSchema = bundledSchema(cls.apiVersion, kind);
+  if (crdSchema !== undefined) entry.changes.push(...stripNulls(obj, crdSchema));
   if (cls.type === 'deploymentconfig') {
     const dc = importDeploymentConfig(obj, { legacy, exportedNamespace, importedStreams: scan.streams });
     entry.changes.push(...dc.changes);

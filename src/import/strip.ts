@@ -3,6 +3,7 @@
  * the object applies to another cluster as a new one. Each function mutates its argument and
  * returns the paths it removed, for the report.
  */
+import type { SchemaNode } from './prune.js';
 import { isObject, type KubeObject } from './types.js';
 
 const serverMetadata = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields', 'selfLink',
@@ -107,4 +108,40 @@ export function stripNullTimestamps(obj: KubeObject): string[] {
   };
   walk(obj, '');
   return removed;
+}
+
+/**
+ * Nulls in an object served by one of this project's CRDs. OpenShift's (Go) decoder read a null
+ * field as absent and a null string-map value as "", so exports and templates carry them
+ * (`rollingParams:` with nothing after it, `args: null`). A CRD's structural schema refuses them
+ * in a server-side apply ("must be of type object"), which is how import applies, so null fields
+ * are removed and null map values become "", as OpenShift read them. Null list items and
+ * subtrees the schema leaves open are left for the server to judge.
+ */
+export function stripNulls(value: unknown, schema: SchemaNode, path = ''): string[] {
+  if (schema === 0 || schema.x) return [];
+  const changes: string[] = [];
+  if (Array.isArray(value)) {
+    if (schema.i !== undefined) value.forEach((v, i) => changes.push(...stripNulls(v, schema.i as SchemaNode, `${path}[${i}]`)));
+    return changes;
+  }
+  if (!isObject(value)) return changes;
+  for (const [k, v] of Object.entries(value)) {
+    const field = schema.p?.[k];
+    const entrySchema = field === undefined ? schema.a : undefined;
+    const p = field === undefined && entrySchema !== undefined ? `${path}[${JSON.stringify(k)}]` : path ? `${path}.${k}` : k;
+    if (v === null) {
+      if (field === undefined && entrySchema === 0) {
+        value[k] = '';
+        changes.push(`${p}: null → "" (as OpenShift read a null map value)`);
+      } else {
+        delete value[k];
+        changes.push(`removed ${p}: null (OpenShift read a null field as absent; the CRD refuses null)`);
+      }
+      continue;
+    }
+    const next = field ?? entrySchema;
+    if (next !== undefined) changes.push(...stripNulls(v, next, p));
+  }
+  return changes;
 }

@@ -170,6 +170,19 @@ describe('manifests OpenShift accepted (import and admission corpus) on the loca
     expect(svc.spec?.clusterIP).not.toBe('172.30.44.10');
   }, 150_000);
 
+  it('null fields of a real-world template (`rollingParams:`, `args:`, `env:` with nothing after them): --apply reports and removes them, and the DC rolls out', async () => {
+    // A server-side apply of the processed objects as they are fails: the CRD refuses each null.
+    const raw = await dcctl(['import', '-f', fx('null-fields.yaml'), '--apply', '-n', compat]);
+    expect(raw.code).toBe(0);
+    expect(rel(raw.stderr)).toContain('    changed: removed spec.strategy.rollingParams: null (OpenShift read a null field as absent; the CRD refuses null)\n');
+    expect(rel(raw.stderr)).toContain('    changed: removed spec.template.spec.containers[0].args: null (OpenShift read a null field as absent; the CRD refuses null)\n');
+    const rc = await new DcClient(compat).waitForPhase('cache-1', ['Complete', 'Failed'], 90_000);
+    expect(phase(rc)).toBe('Complete');
+    expect(rc.metadata?.labels?.['tier']).toBe('');
+    const dc = await new DcClient(compat).get('cache');
+    expect([dc.metadata?.labels?.['tier'], dc.spec?.triggers?.map((t) => t.type)]).toEqual(['', ['ConfigChange']]);
+  }, 120_000);
+
   it('objects with only generateName: --apply creates them and reports the names; -o yaml works with kubectl create', async () => {
     const r = await dcctl(['import', '-f', fx('generate-name.yaml'), '--apply', '-n', compat]);
     expect(r.code).toBe(0);

@@ -150,3 +150,34 @@ describe('bad input stops the import and names the problem', () => {
     ]);
   });
 });
+
+describe('import of null fields (a key with nothing after it)', () => {
+  const r = run(['null-fields.yaml']);
+
+  it('removes each null field and makes a null label "", as OpenShift read them, and reports every one', () => {
+    const dc = entry(r, 'deploymentconfig.apps.openshift.io/cache');
+    expect(dc.outcome).toBe('changed');
+    expect(dc.changes).toEqual([
+      'metadata.labels["tier"]: null → "" (as OpenShift read a null map value)',
+      'removed spec.strategy.rollingParams: null (OpenShift read a null field as absent; the CRD refuses null)',
+      'removed spec.strategy.resources: null (OpenShift read a null field as absent; the CRD refuses null)',
+      'removed spec.template.spec.containers[0].args: null (OpenShift read a null field as absent; the CRD refuses null)',
+      'removed spec.template.spec.containers[0].env: null (OpenShift read a null field as absent; the CRD refuses null)',
+      'removed spec.template.spec.containers[0].resources: null (OpenShift read a null field as absent; the CRD refuses null)',
+      'removed spec.template.spec.volumes: null (OpenShift read a null field as absent; the CRD refuses null)',
+      'removed spec.triggers: null (OpenShift read a null field as absent; the CRD refuses null)',
+    ]);
+    const o = dc.object as KubeObject;
+    expect(get(o, 'metadata', 'labels')).toEqual({ app: 'cache', tier: '' });
+    expect(get(o, 'spec', 'strategy')).toEqual({ type: 'Rolling' });
+    expect(get(o, 'spec', 'template', 'spec')).toEqual({ containers: [{ image: 'registry.example.com/cache:1', name: 'cache' }] });
+    expect(Object.keys(get(o, 'spec') as object)).toEqual(['replicas', 'selector', 'strategy', 'template']);
+  });
+
+  it('leaves nulls of kinds the API server reads itself (native kinds decode null as absent) alone', () => {
+    const text = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n  labels:\n    a:\ndata:\n  k:\n';
+    const cm = importObjects([{ source: 'cm.yaml', text }], { params: new Map(), random: () => 0 }).entries[0]!;
+    expect(cm.outcome).toBe('imported');
+    expect(get(cm.object, 'data')).toEqual({ k: null });
+  });
+});
