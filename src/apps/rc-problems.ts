@@ -8,7 +8,7 @@
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, Phase } from '../apis/constants.js';
 import { hasUnknownPhase } from './deployment.js';
-import { rcVersion } from './rc-version.js';
+import { quoteUntrusted, rcVersion } from './rc-version.js';
 
 /**
  * An RC whose phase annotation is not one of the five phases: nothing moves it (the deployer
@@ -18,13 +18,18 @@ import { rcVersion } from './rc-version.js';
 export function rcPhaseProblem(rc: V1ReplicationController): string | undefined {
   if (!hasUnknownPhase(rc)) return undefined;
   const phase = rc.metadata?.annotations?.[Annotations.Phase];
-  const what = phase === undefined ? 'has no annotation' : `has unknown phase ${JSON.stringify(phase)} in annotation`;
+  const what = phase === undefined ? 'has no annotation' : `has unknown phase ${quoteUntrusted(phase)} in annotation`;
   return `replication controller "${rc.metadata?.name ?? ''}" ${what} ${Annotations.Phase}, so no controller can move its rollout on; `
     + `set it to one of ${Object.values(Phase).join(', ')}, or run 'rollout cancel' or 'rollout retry'`;
 }
 
-/** Every problem of these RCs, sorted and joined; undefined when there is none. */
+/** How many problems a message names; anyone may create RCs that each bring one. */
+const MaxProblemsNamed = 3;
+
+/** The problems of these RCs, sorted: the first few, then how many more; undefined when none. */
 export function rcProblems(rcs: readonly V1ReplicationController[]): string | undefined {
   const problems = rcs.flatMap((rc) => [rcVersion(rc).problem, rcPhaseProblem(rc)]).filter((p): p is string => p !== undefined).sort();
-  return problems.length > 0 ? problems.join('; ') : undefined;
+  if (problems.length === 0) return undefined;
+  const more = problems.length - MaxProblemsNamed;
+  return problems.slice(0, MaxProblemsNamed).join('; ') + (more > 0 ? `; and ${more} more` : '');
 }

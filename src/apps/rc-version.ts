@@ -20,11 +20,28 @@ export interface RcVersion {
   problem?: string;
 }
 
-/** Go's strconv.ParseInt(…, 10, 64) limited to safe integers; undefined when it fails. */
+/**
+ * The highest version a DC can reach here. OpenShift counts in int64; no DC rolls out two
+ * billion times, but an orphan RC named `<dc>-9007199254740991` (it needs only the right to
+ * create RCs) would otherwise be adopted as the newest version, and the version after it is no
+ * longer a safe integer: the DC would wedge for good. Beyond this bound a name carries no version.
+ */
+export const MaxVersion = 2 ** 31 - 1;
+
+/** Go's strconv.ParseInt(…, 10, 64) limited to 0..MaxVersion; undefined when it fails. */
 function parseVersion(raw: string | undefined): number | undefined {
   if (raw === undefined || !/^[+-]?[0-9]+$/.test(raw)) return undefined;
   const n = Number.parseInt(raw, 10);
-  return Number.isSafeInteger(n) ? n : undefined;
+  return Number.isSafeInteger(n) && n >= 0 && n <= MaxVersion ? n : undefined;
+}
+
+/**
+ * A value someone else wrote, quoted for a message in bounded space: at most `max` characters
+ * of it, then its length. Quoting doubles some characters, and a condition message is copied
+ * into the DC's status and from there into the next RC's encoded config.
+ */
+export function quoteUntrusted(raw: string, max = 64): string {
+  return raw.length <= max ? JSON.stringify(raw) : `${JSON.stringify(raw.slice(0, max))}… (${raw.length} characters)`;
 }
 
 /** The version in `<dc>-<N>` (dc from the RC's label, else its annotation); undefined if none. */
@@ -47,12 +64,12 @@ export function rcVersion(rc: V1ReplicationController): RcVersion {
     if (raw === undefined) return { version: -1 };
     return {
       version: -1,
-      problem: `replication controller "${name}" is not named <deployment config>-<version>, so its annotation ${Annotations.LatestVersion}=${JSON.stringify(raw)} cannot be trusted; it is ignored`,
+      problem: `replication controller "${name}" is not named <deployment config>-<version>, so its annotation ${Annotations.LatestVersion}=${quoteUntrusted(raw)} cannot be trusted; it is ignored`,
     };
   }
   if (annotated === named) return { version: named };
   return {
     version: named,
-    problem: `replication controller "${name}" has annotation ${Annotations.LatestVersion}=${raw === undefined ? '(missing)' : JSON.stringify(raw)}, which disagrees with the version in its name; version ${named} is used`,
+    problem: `replication controller "${name}" has annotation ${Annotations.LatestVersion}=${raw === undefined ? '(missing)' : quoteUntrusted(raw)}, which disagrees with the version in its name; version ${named} is used`,
   };
 }

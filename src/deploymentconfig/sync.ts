@@ -12,7 +12,7 @@ import type {
   Clock, DeploymentConfigClient, EventRecorder, Lister, ReplicationControllerClient,
 } from '../controller/ports.js';
 import {
-  applyDefaults, byVersionDesc, hasEmptyImage, hasTriggers, isTerminal, labelFor, latestDeploymentInfo, versionOf,
+  applyDefaults, byVersionDesc, hasEmptyImage, hasTriggers, isTerminal, labelFor, latestDeploymentInfo, MaxVersion, versionOf,
 } from '../apps/index.js';
 import { errorMessage } from '../util/error-message.js';
 import { splitKey } from '../util/keys.js';
@@ -168,6 +168,17 @@ async function handle(deps: DeploymentConfigSyncDeps, dc: DeploymentConfig): Pro
     await updateStatus(deps, copy, existing, true, [waitingForImagesCondition(copy, deps.clock.now())]);
     return;
   }
+  if (decision.trigger && latestVersion >= MaxVersion) {
+    // Reached only through an RC named <dc>-2147483647 (step 4 resumes at it) or a forged
+    // status: report it once and wait, instead of creating an RC whose name is no version.
+    const message = versionsExhausted(latestVersion);
+    const current = dc.status?.conditions?.find((c) => c.type === ConditionType.Progressing);
+    if (current?.message !== message) deps.recorder.event(dc, 'Warning', 'DeploymentCreationFailed', `Couldn't deploy version ${latestVersion + 1}: ${message}`);
+    await updateStatus(deps, dc, existing, true, [
+      newCondition(ConditionType.Progressing, 'False', ConditionReason.ReplicationControllerCreateError, message, deps.clock.now()),
+    ]);
+    return;
+  }
   if (decision.trigger) {
     copy.status = { ...(copy.status ?? {}), details: decision.details, latestVersion: latestVersion + 1 };
     log?.debug({ latestVersion: latestVersion + 1, cause: decision.details?.message }, 'triggered a new rollout');
@@ -288,6 +299,7 @@ async function handleInstantiate(
     if (await resolveLatestImages(deps, dc, parsed.request)) return true;
     decision = decideInstantiate(dc, decoded, parsed.request);
   }
+  if (decision.outcome === 'Triggered' && latestVersion >= MaxVersion) decision = { outcome: 'Rejected', message: versionsExhausted(latestVersion) };
 
   const copy = structuredClone(dc);
   const nextVersion = decision.outcome === 'Triggered' ? latestVersion + 1 : latestVersion;
@@ -324,3 +336,6 @@ async function resolveLatestImages(deps: DeploymentConfigSyncDeps, dc: Deploymen
   await deps.dcClient.update(updated);
   return true;
 }
+
+const versionsExhausted = (latestVersion: number): string =>
+  `latestVersion ${latestVersion} is the highest version a DeploymentConfig can reach (${MaxVersion}): no newer replication controller can be created`;

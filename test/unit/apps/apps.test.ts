@@ -20,7 +20,9 @@ describe('versionOf: the version in the immutable name, the annotation only beli
     metadata: { name, labels: { [Labels.DeploymentConfig]: 'web' }, ...(annotation !== undefined ? { annotations: { [Annotations.LatestVersion]: annotation } } : {}) },
   });
   it.each([
-    ['web-3', '3', 3], ['web-0', '0', 0], ['web-4', '+4', 4], ['web-2147483648', '2147483648', 2147483648],
+    ['web-3', '3', 3], ['web-0', '0', 0], ['web-4', '+4', 4], ['web-2147483647', '2147483647', 2147483647],
+    // Beyond MaxVersion a name carries no version (an orphan <dc>-<huge> would wedge the DC).
+    ['web-2147483648', '2147483648', -1], ['web-9007199254740991', '9007199254740991', -1],
     ['web-1', '2147483647', 1], ['web-1', '12abc', 1], ['web-1', '', 1], ['web-1', undefined, 1], ['web-1', '99999999999999999999', 1],
     ['x', '3', -1], ['web-x', '3', -1], ['other-3', '3', -1], ['web-3a', '3', -1], ['x', undefined, -1],
   ])('%p with annotation %p → %p', (name, annotation, expected) => {

@@ -7,7 +7,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { Annotations } from '../../../src/apis/constants.js';
 import { newFakeCluster, type FakeCluster } from '../../support/fakes.js';
-import { deployerSets, makeDc, NAME, NS, rcFor, settle, storedDc, sync } from './fixtures.js';
+import { deployerSets, makeDc, NAME, NS, progressing, rcFor, setImage, settle, storedDc, sync } from './fixtures.js';
 
 const rcNames = (f: FakeCluster): string[] => f.rcs.list(NS).map((rc) => rc.metadata!.name!).sort();
 const replicaFailure = (f: FakeCluster) => storedDc(f).status?.conditions?.find((c) => c.type === 'ReplicaFailure');
@@ -100,5 +100,121 @@ describe('unknown phase annotation on an RC (issue 14 item 4b)', () => {
     await settle(f);
     expect(replicaFailure(f)).toBeUndefined();
     expect(storedDc(f).status?.conditions?.find((c) => c.type === 'Progressing')?.reason).toBe('NewReplicationControllerAvailable');
+  });
+});
+
+describe('forged values are quoted in bounded space', () => {
+  // 120 KB of `"` doubles when quoted into the condition, and doubles again in the encoded config
+  // of the next RC: over the 256 KiB annotation limit, no new RC could be created.
+  it('120 KB latest-version values on two RCs, then a 120 KB phase: the condition stays small and the next rollout is created', async () => {
+    const f = await rolledOut();
+    f.dcs.mutate(NS, NAME, setImage('nginx:2'));
+    await settle(f);
+    deployerSets(f, `${NAME}-2`, 'Complete', 1);
+    await settle(f);
+    const forged = '"'.repeat(120_000);
+    for (const v of [1, 2]) f.rcs.mutate(NS, `${NAME}-${v}`, (rc) => { rc.metadata!.annotations![Annotations.LatestVersion] = forged; });
+    await settle(f, 50);
+
+    let message = replicaFailure(f)?.message ?? '';
+    expect(message).toContain('replication controller "app-1" has annotation openshift.io/deployment-config.latest-version=');
+    expect(message).toContain('replication controller "app-2" has annotation openshift.io/deployment-config.latest-version=');
+    expect(message).toContain('(120000 characters)');
+    expect(message.length).toBeLessThan(1024);
+
+    f.dcs.mutate(NS, NAME, setImage('nginx:3'));
+    await settle(f, 50);
+    const rc3 = f.rcs.get(NS, `${NAME}-3`);
+    expect(rc3).toBeDefined();
+    const annotationBytes = Object.entries(rc3!.metadata!.annotations!).reduce((n, [k, v]) => n + k.length + v.length, 0);
+    expect(annotationBytes).toBeLessThan(16 * 1024);
+
+    deployerSets(f, `${NAME}-3`, forged as 'Complete');
+    await settle(f, 50);
+    message = replicaFailure(f)?.message ?? '';
+    expect(message).toContain('replication controller "app-3" has unknown phase');
+    expect(message.length).toBeLessThan(1024);
+  });
+
+  it('a hundred RCs with forged values: the condition names the first problems and counts the rest', async () => {
+    const f = await rolledOut();
+    for (let i = 0; i < 100; i++) {
+      const stray = rcFor(makeDc(), 1);
+      stray.metadata!.name = `stray-${String(i).padStart(3, '0')}`;
+      stray.metadata!.uid = `stray-${i}`;
+      stray.metadata!.ownerReferences = [];
+      stray.metadata!.annotations![Annotations.LatestVersion] = 'x'.repeat(1000);
+      f.rcs.put(stray);
+    }
+    await settle(f, 50);
+    const message = replicaFailure(f)?.message ?? '';
+    expect(message).toContain('replication controller "stray-000" is not named <deployment config>-<version>');
+    expect(message).toMatch(/; and 9\d more$/);
+    expect(message.length).toBeLessThan(2048);
+  });
+});
+
+describe('versions beyond what a DC can reach (an orphan RC <dc>-<huge>)', () => {
+  it.each([String(2 ** 31), String(Number.MAX_SAFE_INTEGER), '99999999999999999999'])('an orphan app-%s is not a version: latestVersion stays, the next rollouts are created', async (huge) => {
+    const f = await rolledOut();
+    const orphan = rcFor(makeDc(), 1, { replicas: 0 });
+    orphan.metadata!.name = `${NAME}-${huge}`;
+    orphan.metadata!.uid = 'orphan';
+    orphan.metadata!.ownerReferences = [];
+    orphan.metadata!.annotations![Annotations.LatestVersion] = huge;
+    f.rcs.put(orphan); // needs only "create replicationcontrollers" in the namespace
+    await settle(f, 30);
+    expect(storedDc(f).status?.latestVersion).toBe(1);
+    expect(replicaFailure(f)?.message).toContain(`replication controller "${NAME}-${huge}"`);
+
+    for (const v of [2, 3]) {
+      f.dcs.mutate(NS, NAME, setImage(`nginx:${v}`));
+      await settle(f, 30);
+      deployerSets(f, `${NAME}-${v}`, 'Complete', 1);
+      await settle(f, 30);
+      expect(storedDc(f).status?.latestVersion).toBe(v);
+      expect(f.rcs.get(NS, `${NAME}-${v}`)?.metadata?.annotations?.[Annotations.Cancelled]).toBeUndefined();
+    }
+    await expect(sync(f)).resolves.toBeUndefined();
+  });
+});
+
+describe('an orphan RC at the highest version (<dc>-2147483647)', () => {
+  async function caughtUp(): Promise<FakeCluster> {
+    const f = await rolledOut();
+    const orphan = rcFor(makeDc(), 1, { replicas: 0 });
+    orphan.metadata!.name = `${NAME}-2147483647`;
+    orphan.metadata!.uid = 'orphan';
+    orphan.metadata!.ownerReferences = [];
+    orphan.metadata!.annotations![Annotations.LatestVersion] = '2147483647';
+    f.rcs.put(orphan);
+    await settle(f, 30);
+    expect(storedDc(f).status?.latestVersion).toBe(2147483647);
+    return f;
+  }
+
+  it('a config change is refused with a condition and one event, without a write loop or an RC that is no version', async () => {
+    const f = await caughtUp();
+    f.dcs.mutate(NS, NAME, setImage('nginx:2'));
+    expect(await settle(f, 30)).toBeLessThanOrEqual(3);
+    expect(rcNames(f)).toEqual([`${NAME}-1`, `${NAME}-2147483647`]);
+    expect(progressing(f)).toMatchObject({
+      status: 'False', reason: 'ReplicationControllerCreateError',
+      message: 'latestVersion 2147483647 is the highest version a DeploymentConfig can reach (2147483647): no newer replication controller can be created',
+    });
+    expect(f.recorder.reasons().filter((r) => r === 'DeploymentCreationFailed')).toHaveLength(1);
+    const writes = f.api.writes().length;
+    await settle(f, 30);
+    await expect(sync(f)).resolves.toBeUndefined();
+    expect(f.api.writes().length).toBe(writes);
+  });
+
+  it('an instantiate request (`rollout latest`) is acknowledged as Rejected with the reason', async () => {
+    const f = await caughtUp();
+    f.dcs.mutate(NS, NAME, (dc) => { dc.metadata.annotations = { ...(dc.metadata.annotations ?? {}), [Annotations.InstantiateRequest]: '{"id":"r1","force":true}' }; });
+    await settle(f, 30);
+    expect(storedDc(f).status?.lastInstantiateRequest).toMatchObject({ id: 'r1', outcome: 'Rejected', latestVersion: 2147483647 });
+    expect(storedDc(f).status?.lastInstantiateRequest?.message).toContain('is the highest version');
+    expect(rcNames(f)).toEqual([`${NAME}-1`, `${NAME}-2147483647`]);
   });
 });
