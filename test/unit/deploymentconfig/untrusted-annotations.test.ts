@@ -218,3 +218,19 @@ describe('an orphan RC at the highest version (<dc>-2147483647)', () => {
     expect(rcNames(f)).toEqual([`${NAME}-1`, `${NAME}-2147483647`]);
   });
 });
+
+describe('an encoded config nested deeper than any DC', () => {
+  it.each([['60000 levels of []', 60_000], ['not JSON', -1]])('%s on the latest RC: reported by a condition and an event, like any unreadable config', async (_what, depth) => {
+    const f = await rolledOut();
+    f.rcs.mutate(NS, `${NAME}-1`, (rc) => {
+      const encoded = rc.metadata!.annotations![Annotations.EncodedConfig]!;
+      rc.metadata!.annotations![Annotations.EncodedConfig] = depth < 0 ? 'not json'
+        : encoded.replace('"template":{', `"template":{"x":${'['.repeat(depth)}${']'.repeat(depth)},`);
+    });
+    f.dcs.mutate(NS, NAME, (dc) => { dc.spec.replicas = 3; });
+    await expect(sync(f)).rejects.toThrow(/couldn't decode deployment config from deployment ns\/app-1/);
+    expect(replicaFailure(f)).toMatchObject({ status: 'True', reason: 'InvalidReplicationController' });
+    expect(replicaFailure(f)?.message).toMatch(/^replication controller "app-1" cannot be read: couldn't decode deployment config from deployment ns\/app-1: /);
+    expect(f.recorder.reasons()).toContain('InvalidReplicationController');
+  });
+});
