@@ -154,4 +154,5 @@ export function wireDeployerController(opts: {
     enqueueForPod(pod);
   });
   pods.on('delete', enqueueForPod);
+  rcs.on('delete', (rc) => inline?.forgetDeleted(objectKey(rc.metadata?.namespace ?? '', rc.metadata?.name ?? '')));
 }

@@ -168,6 +168,8 @@ interface StageMemory {
 export class InlineRollouts {
   private readonly memory = new Map<string, StageMemory>();
   private readonly inflight = new Map<string, string>();
+  /** The DC key of each RC key in `memory`, to forget an RC that is deleted in flight. */
+  private readonly dcOf = new Map<string, string>();
   /** Hook pods this process created (`<ns>/<rc>/<pod>`), whether or not their stage got recorded. */
   private readonly createdHooks = new Set<string>();
   /** When this process first synced (its leadership began). */
@@ -188,13 +190,29 @@ export class InlineRollouts {
 
   remember(key: string, dcKey: string, memory: StageMemory): void {
     this.memory.set(key, memory);
+    this.dcOf.set(key, dcKey);
     this.inflight.set(dcKey, key);
   }
 
   forget(key: string, dcKey: string): void {
     this.memory.delete(key);
+    this.dcOf.delete(key);
     for (const hook of this.createdHooks) if (hook.startsWith(`${key}/`)) this.createdHooks.delete(hook);
     if (this.inflight.get(dcKey) === key) this.inflight.delete(dcKey);
+  }
+
+  /**
+   * Forgets the RC `key` when it is gone: a rollout ends by forget(), but an RC deleted in flight
+   * (its DC deleted, or anyone who may delete RCs) never ends, and its entries stayed for the
+   * life of the process, one set per deleted RC.
+   */
+  forgetDeleted(key: string): void {
+    this.forget(key, this.dcOf.get(key) ?? '');
+  }
+
+  /** How many rollouts and created hook pods this process remembers. */
+  tracked(): { rollouts: number; hooks: number } {
+    return { rollouts: this.memory.size, hooks: this.createdHooks.size };
   }
 
   /** The key of the inline rollout in flight for the DC `namespace/name`, if any. */

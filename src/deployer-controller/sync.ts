@@ -56,7 +56,11 @@ export interface DeployerSyncDeps {
 export async function syncDeployment(deps: DeployerSyncDeps, key: string, willBeDropped: boolean): Promise<void> {
   const { namespace, name } = splitKey(key);
   const cached = deps.rcLister.get(namespace, name);
-  if (!cached) return;
+  if (!cached) {
+    // Deleted (its delete event forgets it too; this covers a delete the watch never showed).
+    deps.inline?.forgetDeleted(key);
+    return;
+  }
   try {
     // The cache object itself, read only: a pass never writes to it (it builds what it writes
     // from copies; the unit tests' listers hand out frozen objects, so a write would throw

@@ -59,4 +59,26 @@ describe('wireDeployerController', () => {
     expect(await drain(queue)).toEqual([]);
     queue.shutDown();
   });
+
+  it('forgets a pod-less rollout whose RC is deleted in flight: nothing of it stays in memory', async () => {
+    const f = newFakeCluster();
+    const queue = new WorkQueue({ name: 't' });
+    const inline = new InlineRollouts();
+    wireDeployerController({ rcs: new FakeInformer(f.rcs), pods: new FakeInformer<V1Pod>(f.pods), rcLister: f.rcLister, queue, inline });
+    // A tenant (or an ordinary DC deletion) creates and deletes RCs mid-rollout, over and over.
+    for (let i = 0; i < 2000; i++) {
+      const dc = `app${i}`;
+      f.rcs.put(rcOf(dc, 1, 'Running'));
+      inline.remember(`ns/${dc}-1`, `ns/${dc}`, { stage: 0, since: 0, lastProgressAt: 0 });
+      inline.hookCreated(`ns/${dc}-1/${dc}-1-hook-pre`);
+      f.rcs.remove(NS, `${dc}-1`);
+    }
+    for (const i of [0, 999, 1999]) {
+      expect(inline.recall(`ns/app${i}-1`)).toBeUndefined();
+      expect(inline.inflightFor(`ns/app${i}`)).toBeUndefined();
+      expect(inline.createdHook(`ns/app${i}-1/app${i}-1-hook-pre`)).toBe(false);
+    }
+    expect(inline.tracked()).toEqual({ rollouts: 0, hooks: 0 });
+    queue.shutDown();
+  });
 });
