@@ -51,6 +51,7 @@ export function isNewer(candidate: Versioned, base: Versioned | undefined): bool
 export class MutationCache<T extends Versioned> implements Lister<T>, OwnCreates<T> {
   private readonly writes = new Map<string, Entry<T>>();
   private readonly createdHandlers: Array<(obj: T) => void> = [];
+  private lastSweep = 0;
 
   constructor(
     private readonly backing: Lister<T>,
@@ -68,8 +69,21 @@ export class MutationCache<T extends Versioned> implements Lister<T>, OwnCreates
     const prev = this.writes.get(key);
     // Two writes in flight may answer out of order: keep the newer one.
     if (prev && !isNewer(obj, prev.obj)) return;
-    this.writes.set(key, { obj, at: this.clock.now().getTime(), created: created || (prev?.created ?? false) });
+    const now = this.clock.now().getTime();
+    this.writes.set(key, { obj, at: now, created: created || (prev?.created ?? false) });
+    this.sweep(now);
     if (created) for (const handler of this.createdHandlers) handler(obj);
+  }
+
+  /**
+   * Drops expired entries, at most once per TTL. Reads drop an entry once the informer catches
+   * up, but an object deleted within the TTL of our write is never read again: its entry stayed
+   * for the life of the process, one object per such deletion.
+   */
+  private sweep(now: number): void {
+    if (now - this.lastSweep <= this.ttlMs) return;
+    this.lastSweep = now;
+    for (const [key, entry] of this.writes) if (now - entry.at > this.ttlMs) this.writes.delete(key);
   }
 
   onCreated(handler: (obj: T) => void): void {

@@ -69,7 +69,10 @@ class WithOwnCreates<T extends Named> {
   remember(obj: T): void {
     // Its watch event may have come before our create's answer: then the cache knows it already.
     if (this.informer.get(obj.metadata?.namespace ?? '', obj.metadata?.name ?? '')) return;
-    this.created.set(keyOf(obj), { obj, at: this.clock.now().getTime() });
+    const now = this.clock.now().getTime();
+    // A namespace deleted before its objects' watch events came is never read again.
+    for (const [key, own] of this.created) if (now - own.at > DefaultMutationTtlMs) this.created.delete(key);
+    this.created.set(keyOf(obj), { obj, at: now });
   }
 }
 

@@ -60,6 +60,21 @@ describe('MutationCache', () => {
     expect(cache.get('ns', 'a')?.value).toBe('informer');
   });
 
+  it('holds no write longer than the TTL, even of an object deleted and never read again', () => {
+    // A DC deleted within the TTL of our last status write: its sync finds it gone, and its
+    // entry was only dropped by a read after the TTL, which never came: one object per deletion.
+    const { backing, cache, advance } = setup();
+    for (let i = 0; i < 1000; i++) {
+      backing.set(obj(`dc-${i}`, '5'));
+      cache.mutated(obj(`dc-${i}`, '6'));
+      backing.items.delete(`dc-${i}`);
+      expect(cache.get('ns', `dc-${i}`)).toBeUndefined();
+    }
+    advance(10_001);
+    cache.mutated(obj('other', '9'));
+    expect(cache.size()).toBe(1);
+  });
+
   it('shows objects we created before the informer sees them, but never resurrects updated ones it lost', () => {
     const { backing, cache } = setup();
     cache.mutated(obj('new', '3', 'created'), true);
