@@ -48,7 +48,7 @@ export function newImageTriggerController(
   const streams = informers.informerFor<ImageStream>(ImageStreams);
   const name = 'imagetrigger';
   const queue = newQueue(ctx, name);
-  wireImageTriggerController({ dcs, streams, streamLister: streams, queue });
+  wireImageTriggerController({ dcs, streams, followStreamReferences: true, queue });
   const crossNamespace = opts.crossNamespace ?? allowAllCrossNamespace;
   // A change of the gate's decisions (the admission policy appeared, went or changed) re-syncs
   // everything that references another namespace now, not at the next resync.
@@ -83,12 +83,15 @@ export function wireImageTriggerController(opts: {
   dcs: EventSource<DeploymentConfig>;
   streams: EventSource<ImageStream>;
   queue: WorkQueue;
-  /** When given, a stream change also requeues the streams whose spec tags point into it. */
-  streamLister?: Lister<ImageStream>;
+  /** A stream change also requeues the streams whose spec tags point into it. */
+  followStreamReferences?: boolean;
   index?: ImageStreamTriggerIndex;
 }): ImageStreamTriggerIndex {
-  const { dcs, streams, queue, streamLister } = opts;
+  const { dcs, streams, queue, followStreamReferences } = opts;
   const index = opts.index ?? new ImageStreamTriggerIndex();
+  // Stream key ↔ the stream keys its spec tags point into. Scanning every stream's tags on each
+  // stream event cost ~190 ms per event with 1000 streams of 1000 tags, in any namespace.
+  const streamReferences = new ImageStreamTriggerIndex();
 
   const onDc = (dc: DeploymentConfig) => {
     const key = keyOf(dc);
@@ -109,10 +112,10 @@ export function wireImageTriggerController(opts: {
     if (!key) return;
     if (!deleted) queue.add(streamQueueKey(key));
     for (const dc of index.dcsFor(key)) queue.add(dcQueueKey(dc));
-    for (const other of streamLister?.list() ?? []) {
-      const otherKey = keyOf(other);
-      if (otherKey && otherKey !== key && streamsReferencedBy(other).includes(key)) queue.add(streamQueueKey(otherKey));
-    }
+    if (!followStreamReferences) return;
+    if (deleted) streamReferences.remove(key);
+    else streamReferences.set(key, streamsReferencedBy(stream));
+    for (const other of streamReferences.dcsFor(key)) queue.add(streamQueueKey(other));
   };
   streams.on('add', (s) => onStream(s));
   streams.on('update', (_old, s) => onStream(s));

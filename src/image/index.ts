@@ -1,6 +1,7 @@
 /**
  * Which DCs reference which ImageStreams through their ImageChange triggers, so a stream change
  * requeues exactly the DCs that depend on it (OpenShift's trigger cache / `ImageStreamTag` index).
+ * The same index, keyed by stream, records which streams' spec tags point into which streams.
  */
 
 /** DC key (`ns/name`) ↔ referenced stream keys (`ns/stream`). Not thread-safe; JS needs none. */

@@ -96,6 +96,38 @@ describe('image trigger controller with the DC controller', () => {
 const drain = async (queue: WorkQueue): Promise<string[]> => (await drainQueue(queue)).sort();
 
 describe('wireImageTriggerController', () => {
+  it('a stream change requeues exactly the streams whose spec tags point into it, kept in an index', async () => {
+    const f = newFakeCluster();
+    const queue = new WorkQueue({ name: 't' });
+    // Every stream event used to list every stream of the cluster and parse all their tags; the
+    // index answers from the streams' own events.
+    wireImageTriggerController({ dcs: new FakeInformer(f.dcs), streams: new FakeInformer(f.streams), queue, followStreamReferences: true });
+    const from = (name: string, kind: 'ImageStreamTag' | 'ImageStreamImage' = 'ImageStreamTag', namespace?: string) =>
+      ({ name: 'x', from: { kind, name, ...(namespace ? { namespace } : {}) } });
+    f.streams.put(stream('base', [dockerTag('1', 'r/base:1')]));
+    f.streams.put(stream('app', [from('base:1')]));
+    f.streams.put(stream('tool', [from('base@sha256:abc', 'ImageStreamImage')]));
+    f.streams.put(stream('remote', [from('base:1', 'ImageStreamTag', NS)], 'other'));
+    f.streams.put(stream('plain', [dockerTag('1', 'r/plain:1')]));
+    await drain(queue);
+
+    f.streams.mutate(NS, 'base', (s) => { s.spec = { tags: [dockerTag('1', 'r/base:2')] }; });
+    expect(await drain(queue)).toEqual(['imagestream:ns/app', 'imagestream:ns/base', 'imagestream:ns/tool', 'imagestream:other/remote']);
+    f.streams.mutate(NS, 'plain', (s) => { s.spec = { tags: [dockerTag('1', 'r/plain:2')] }; });
+    expect(await drain(queue)).toEqual(['imagestream:ns/plain']);
+
+    // app stops pointing at base; tool is deleted: neither is requeued by base any more.
+    f.streams.mutate(NS, 'app', (s) => { s.spec = { tags: [dockerTag('1', 'r/app:1')] }; });
+    f.streams.remove(NS, 'tool');
+    await drain(queue);
+    f.streams.mutate(NS, 'base', (s) => { s.spec = { tags: [dockerTag('1', 'r/base:3')] }; });
+    expect(await drain(queue)).toEqual(['imagestream:ns/base', 'imagestream:other/remote']);
+    // A deleted stream still requeues the streams that point into it (their status loses the tag).
+    f.streams.remove(NS, 'base');
+    expect(await drain(queue)).toEqual(['imagestream:other/remote']);
+    queue.shutDown();
+  });
+
   it('requeues exactly the DCs that reference a changed stream', async () => {
     const f = newFakeCluster();
     const queue = new WorkQueue({ name: 't' });
