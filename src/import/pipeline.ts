@@ -4,6 +4,7 @@
  * missing required parameter, unknown --param, duplicate object) throws ImportInputError with
  * EVERY problem found, so nothing is printed or applied from a half-understood file.
  */
+import { Annotations } from '../apis/constants.js';
 import { importDeploymentConfig } from './deploymentconfig.js';
 import type { RandomInt } from './generator.js';
 import { classify, refOf, type KindClass } from './kinds.js';
@@ -182,6 +183,13 @@ function skipReason(o: KubeObject, cls: ValidClass, kind: string, name: string, 
     .find((r: unknown) => isObject(r) && r['controller'] === true) as Record<string, unknown> | undefined;
   if (controller) {
     return { reason: `managed by its controller ${String(controller['kind'])}/${String(controller['name'])}, which creates it again on the new cluster` };
+  }
+  // OpenShift 3 made a DC's RCs without an owner reference; adopting them takes the DC's label,
+  // which old RCs lack, so applied they ran their pods next to the DC's own first rollout.
+  const annotations = isObject(meta['annotations']) ? meta['annotations'] : {};
+  const madeFor = annotations[Annotations.DeploymentConfig];
+  if (kind === 'ReplicationController' && cls.apiVersion === 'v1' && typeof madeFor === 'string') {
+    return { reason: `a rollout of DeploymentConfig ${madeFor} (made by OpenShift without an owner reference), which rolls out again on the new cluster` };
   }
   if (kind === 'Secret' && cls.apiVersion === 'v1') {
     const ann = isObject(meta['annotations']) ? meta['annotations'] : {};

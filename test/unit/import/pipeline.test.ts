@@ -181,3 +181,45 @@ describe('import of null fields (a key with nothing after it)', () => {
     expect(get(cm.object, 'data')).toEqual({ k: null });
   });
 });
+
+describe('ReplicationControllers of an OpenShift 3 export (no owner references)', () => {
+  const text = `apiVersion: v1
+kind: List
+items:
+- apiVersion: v1
+  kind: ReplicationController
+  metadata:
+    name: database-2
+    labels: {template: application-template-stibuild}
+    annotations:
+      openshift.io/deployment-config.name: database
+      openshift.io/deployment.phase: Running
+      openshift.io/deployment-config.latest-version: "2"
+  spec:
+    replicas: 1
+    selector: {name: database, deployment: database-2}
+    template:
+      metadata: {labels: {name: database, deployment: database-2}}
+      spec: {containers: [{name: db, image: registry.example.com/db:1}]}
+- apiVersion: v1
+  kind: ReplicationController
+  metadata: {name: plain}
+  spec:
+    replicas: 1
+    selector: {app: plain}
+    template:
+      metadata: {labels: {app: plain}}
+      spec: {containers: [{name: c, image: registry.example.com/plain:1}]}
+`;
+  const r = importObjects([{ source: 'export.yaml', text }], { params: new Map(), random: () => 0 });
+
+  it('skips an RC a DC made, as the owned RCs of newer exports are: applied, it ran its pods next to the DC\'s own rollout', () => {
+    const rc = entry(r, 'replicationcontroller/database-2');
+    expect(rc.outcome).toBe('skipped');
+    expect(rc.reason).toBe('a rollout of DeploymentConfig database (made by OpenShift without an owner reference), which rolls out again on the new cluster');
+  });
+
+  it('imports an RC nobody made', () => {
+    expect(entry(r, 'replicationcontroller/plain').outcome).toBe('imported');
+  });
+});
