@@ -31,6 +31,8 @@ const corpus: { name: string; value: (encoded: string) => string; key: string; r
   { name: 'encoded config that is not JSON', key: 'openshift.io/encoded-deployment-config', value: () => 'not json at all', readable: false },
   { name: 'encoded config of another kind', key: 'openshift.io/encoded-deployment-config', value: () => '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"x"}}', readable: false },
   { name: 'encoded config JSON null', key: 'openshift.io/encoded-deployment-config', value: () => 'null', readable: false },
+  // Overflowed the stack in the walks over the decoded config: the DC stalled without a condition.
+  { name: 'encoded config nested 30000 levels deep', key: 'openshift.io/encoded-deployment-config', value: (e) => e.replace('"template":{', `"template":{"x":${'['.repeat(30_000)}${']'.repeat(30_000)},`), readable: false },
   { name: 'non-integer version', key: 'openshift.io/deployment-config.latest-version', value: () => 'one', readable: true },
   { name: 'negative version', key: 'openshift.io/deployment-config.latest-version', value: () => '-7', readable: true },
   { name: 'huge version', key: 'openshift.io/deployment-config.latest-version', value: () => '99999999999999999999999', readable: true },
@@ -176,5 +178,31 @@ describe('forged encoded config naming another namespace (issue 14 sweep)', () =
       .items.find((e) => e.reason === 'RolloutCancelled'));
     expect(cancelled.involvedObject).toMatchObject({ kind: 'ReplicationController', namespace: ns, name: 'spoof-1' });
     expect((await core.listNamespacedEvent({ namespace: victimNs })).items.map((e) => `${e.reason} ${e.involvedObject.name}`)).toEqual([]);
+  }, 120_000);
+});
+
+/**
+ * Forged values are quoted into the InvalidReplicationController condition, which is stored in the
+ * DC's status and from there in the next RC's encoded config: 100 KB of `"` on two RCs, doubled by
+ * quoting, pushed the next RC past the API server's 256 KiB annotation limit.
+ */
+describe('forged values of 100 KB on two RCs', () => {
+  it('the condition stays short and the next version is still created', async () => {
+    const victim = 'bulky';
+    await custom.createNamespacedCustomObject({ group, version: 'v1', namespace: ns, plural: 'deploymentconfigs', body: dc(victim) });
+    await waitFor(`${victim}-1 Complete`, async () => (await phaseOf(`${victim}-1`)) === 'Complete');
+    const setImage = (image: string) => kubectl(['-n', ns, 'patch', `dc/${victim}`, '--type=json', '-p', JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: image }])]);
+    setImage('registry.local/app:2');
+    await waitFor(`${victim}-2 Complete`, async () => (await phaseOf(`${victim}-2`)) === 'Complete');
+
+    const forged = '"'.repeat(100_000);
+    for (const rc of [`${victim}-1`, `${victim}-2`]) annotate(rc, `openshift.io/deployment-config.latest-version=${forged}`);
+    const cond = await waitFor(`${victim} ReplicaFailure condition`, async () => ((await getDc(victim)).status?.conditions as { type: string; message: string }[] | undefined)
+      ?.find((c) => c.type === 'ReplicaFailure' && c.message.includes(`"${victim}-2"`)));
+    expect(cond.message).toContain('(100000 characters)');
+    expect(cond.message.length).toBeLessThan(1024);
+
+    setImage('registry.local/app:3');
+    await waitFor(`${victim}-3 Complete`, async () => (await phaseOf(`${victim}-3`).catch(() => undefined)) === 'Complete');
   }, 120_000);
 });
