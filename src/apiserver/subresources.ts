@@ -133,7 +133,12 @@ export async function handleRollback(ctx: HandlerContext): Promise<void> {
     throw invalid('DeploymentConfigRollback', name, [{ reason: 'FieldValueRequired', field: 'spec', message: 'Required value' }]);
   }
   if (body.kind !== undefined && body.kind !== 'DeploymentConfigRollback') throw badRequest(`the body is a ${String(body.kind)}, not a DeploymentConfigRollback`);
-  const revision = body.spec.revision ?? 0;
+  const revision: unknown = body.spec.revision ?? 0;
+  // OpenShift's decoder takes only an int64 here. A string ("x", "1/../other") would name an RC
+  // other than a version of this DC; the RC is read with this server's own credentials.
+  if (typeof revision !== 'number' || !Number.isSafeInteger(revision)) {
+    throw badRequest(`json: cannot unmarshal ${typeof revision === 'number' ? `number ${revision}` : typeof revision} into Go struct field DeploymentConfigRollbackSpec.spec.revision of type int64`);
+  }
   let current: DeploymentConfig;
   try {
     current = await storedDc(ctx);

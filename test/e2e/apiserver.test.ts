@@ -234,6 +234,14 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     expect(res.json<{ message: string }>().message).toBe('The DeploymentConfigRollback "web" is invalid: name: Invalid value: "web": version 7 is already the latest');
   });
 
+  it.each([['"x"', 'x', 'string'], ['1.5', 1.5, 'number 1.5'], ['"1/../other"', '1/../other', 'string']])('a rollback revision of %s is refused as OpenShift\'s decoder refuses it (400), naming no other RC', async (_what, revision, got) => {
+    const res = await raw('POST', dcPath('web', 'rollback'), {
+      body: { kind: 'DeploymentConfigRollback', apiVersion: 'apps.openshift.io/v1', name: 'web', spec: { revision, includeTemplate: true } },
+    });
+    expect(res.status).toBe(400);
+    expect(res.json<{ message: string }>().message).toBe(`json: cannot unmarshal ${got} into Go struct field DeploymentConfigRollbackSpec.spec.revision of type int64`);
+  });
+
   // `oc logs dc/x [--version=N] [-f] [--tail] [--timestamps] [--limit-bytes] [--since] [-p]`: oc GETs
   // the DC, then `deploymentConfigs/<name>/log` with the DeploymentLogOptions as query
   // parameters (oc pkg/cli/logs deployLogOptions, originpolymorphichelpers/deploymentconfigs
