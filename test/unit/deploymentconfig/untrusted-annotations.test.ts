@@ -13,6 +13,19 @@ const rcNames = (f: FakeCluster): string[] => f.rcs.list(NS).map((rc) => rc.meta
 const replicaFailure = (f: FakeCluster) => storedDc(f).status?.conditions?.find((c) => c.type === 'ReplicaFailure');
 const statusWrites = (f: FakeCluster) => f.api.find({ verb: 'update', subresource: 'status' }).length;
 
+/**
+ * An RC labelled for the DC but owned by nobody, claiming `latestVersion`: what anyone allowed to
+ * create RCs in the namespace can put there for the DC controller to adopt.
+ */
+function putOrphan(f: FakeCluster, name: string, uid: string, latestVersion: string, replicas?: number): void {
+  const rc = rcFor(makeDc(), 1, replicas === undefined ? {} : { replicas });
+  rc.metadata!.name = name;
+  rc.metadata!.uid = uid;
+  rc.metadata!.ownerReferences = [];
+  rc.metadata!.annotations![Annotations.LatestVersion] = latestVersion;
+  f.rcs.put(rc);
+}
+
 /** A DC rolled out to app-1 Complete with one replica. */
 async function rolledOut(): Promise<FakeCluster> {
   const f = newFakeCluster();
@@ -53,12 +66,7 @@ describe('forged latest-version annotation on an RC', () => {
 
   it('an adopted RC not named <dc>-<N> never moves latestVersion, whatever it claims', async () => {
     const f = await rolledOut();
-    const stray = rcFor(makeDc(), 1);
-    stray.metadata!.name = 'stray';
-    stray.metadata!.uid = 'stray-uid';
-    stray.metadata!.ownerReferences = [];
-    stray.metadata!.annotations![Annotations.LatestVersion] = '2147483647';
-    f.rcs.put(stray);
+    putOrphan(f, 'stray', 'stray-uid', '2147483647');
     await settle(f, 50);
     expect(storedDc(f).status?.latestVersion).toBe(1);
     expect(replicaFailure(f)?.message).toContain('replication controller "stray" is not named <deployment config>-<version>');
@@ -139,12 +147,7 @@ describe('forged values are quoted in bounded space', () => {
   it('a hundred RCs with forged values: the condition names the first problems and counts the rest', async () => {
     const f = await rolledOut();
     for (let i = 0; i < 100; i++) {
-      const stray = rcFor(makeDc(), 1);
-      stray.metadata!.name = `stray-${String(i).padStart(3, '0')}`;
-      stray.metadata!.uid = `stray-${i}`;
-      stray.metadata!.ownerReferences = [];
-      stray.metadata!.annotations![Annotations.LatestVersion] = 'x'.repeat(1000);
-      f.rcs.put(stray);
+      putOrphan(f, `stray-${String(i).padStart(3, '0')}`, `stray-${i}`, 'x'.repeat(1000));
     }
     await settle(f, 50);
     const message = replicaFailure(f)?.message ?? '';
@@ -157,12 +160,7 @@ describe('forged values are quoted in bounded space', () => {
 describe('versions beyond what a DC can reach (an orphan RC <dc>-<huge>)', () => {
   it.each([String(2 ** 31), String(Number.MAX_SAFE_INTEGER), '99999999999999999999'])('an orphan app-%s is not a version: latestVersion stays, the next rollouts are created', async (huge) => {
     const f = await rolledOut();
-    const orphan = rcFor(makeDc(), 1, { replicas: 0 });
-    orphan.metadata!.name = `${NAME}-${huge}`;
-    orphan.metadata!.uid = 'orphan';
-    orphan.metadata!.ownerReferences = [];
-    orphan.metadata!.annotations![Annotations.LatestVersion] = huge;
-    f.rcs.put(orphan); // needs only "create replicationcontrollers" in the namespace
+    putOrphan(f, `${NAME}-${huge}`, 'orphan', huge, 0);
     await settle(f, 30);
     expect(storedDc(f).status?.latestVersion).toBe(1);
     expect(replicaFailure(f)?.message).toContain(`replication controller "${NAME}-${huge}"`);
@@ -182,12 +180,7 @@ describe('versions beyond what a DC can reach (an orphan RC <dc>-<huge>)', () =>
 describe('an orphan RC at the highest version (<dc>-2147483647)', () => {
   async function caughtUp(): Promise<FakeCluster> {
     const f = await rolledOut();
-    const orphan = rcFor(makeDc(), 1, { replicas: 0 });
-    orphan.metadata!.name = `${NAME}-2147483647`;
-    orphan.metadata!.uid = 'orphan';
-    orphan.metadata!.ownerReferences = [];
-    orphan.metadata!.annotations![Annotations.LatestVersion] = '2147483647';
-    f.rcs.put(orphan);
+    putOrphan(f, `${NAME}-2147483647`, 'orphan', '2147483647', 0);
     await settle(f, 30);
     expect(storedDc(f).status?.latestVersion).toBe(2147483647);
     return f;
