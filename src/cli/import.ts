@@ -147,7 +147,8 @@ Fields OpenShift silently ignored are removed and legacy ones renamed (portalIP 
 in the report, so the output passes kubectl's strict validation; so are null fields of DeploymentConfigs and
 ImageStreams (\`rollingParams:\` with nothing after it), which OpenShift read as absent. DeploymentConfigs
 and ImageStreams are checked against this project's CRD schemas; other kinds against the cluster's OpenAPI
-(read-only; skipped offline and with --dry-run=client). Objects with only metadata.generateName are created (not applied) by --apply.
+(read-only; skipped offline and with --dry-run=client). Objects with only metadata.generateName are created
+(not applied) by --apply.
 
 Bad input stops the import: every problem is printed and nothing is printed to stdout or applied.
 With --apply or --dry-run=server every object is first checked by the server (dry run); if any is

@@ -210,11 +210,6 @@ export class InlineRollouts {
     this.forget(key, this.dcOf.get(key) ?? '');
   }
 
-  /** How many rollouts and created hook pods this process remembers. */
-  tracked(): { rollouts: number; hooks: number } {
-    return { rollouts: this.memory.size, hooks: this.createdHooks.size };
-  }
-
   /** The key of the inline rollout in flight for the DC `namespace/name`, if any. */
   inflightFor(dcKey: string): string | undefined {
     return this.inflight.get(dcKey);

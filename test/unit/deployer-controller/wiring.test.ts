@@ -73,12 +73,9 @@ describe('wireDeployerController', () => {
       inline.hookCreated(`ns/${dc}-1/${dc}-1-hook-pre`);
       f.rcs.remove(NS, `${dc}-1`);
     }
-    for (const i of [0, 999, 1999]) {
-      expect(inline.recall(`ns/app${i}-1`)).toBeUndefined();
-      expect(inline.inflightFor(`ns/app${i}`)).toBeUndefined();
-      expect(inline.createdHook(`ns/app${i}-1/app${i}-1-hook-pre`)).toBe(false);
-    }
-    expect(inline.tracked()).toEqual({ rollouts: 0, hooks: 0 });
+    const left = Array.from({ length: 2000 }, (_, i) => i).filter((i) => inline.recall(`ns/app${i}-1`) !== undefined
+      || inline.inflightFor(`ns/app${i}`) !== undefined || inline.createdHook(`ns/app${i}-1/app${i}-1-hook-pre`));
+    expect(left).toEqual([]);
     queue.shutDown();
   });
 });
