@@ -48,7 +48,7 @@ export function newImageTriggerController(
   const streams = informers.informerFor<ImageStream>(ImageStreams);
   const name = 'imagetrigger';
   const queue = newQueue(ctx, name);
-  wireImageTriggerController({ dcs, streams, followStreamReferences: true, queue });
+  wireImageTriggerController({ dcs, streams, queue });
   const crossNamespace = opts.crossNamespace ?? allowAllCrossNamespace;
   // A change of the gate's decisions (the admission policy appeared, went or changed) re-syncs
   // everything that references another namespace now, not at the next resync.
@@ -83,11 +83,9 @@ export function wireImageTriggerController(opts: {
   dcs: EventSource<DeploymentConfig>;
   streams: EventSource<ImageStream>;
   queue: WorkQueue;
-  /** A stream change also requeues the streams whose spec tags point into it. */
-  followStreamReferences?: boolean;
   index?: ImageStreamTriggerIndex;
 }): ImageStreamTriggerIndex {
-  const { dcs, streams, queue, followStreamReferences } = opts;
+  const { dcs, streams, queue } = opts;
   const index = opts.index ?? new ImageStreamTriggerIndex();
   // Stream key ↔ the stream keys its spec tags point into. Scanning every stream's tags on each
   // stream event cost ~230 ms per event with 1000 streams of 1000 tags, in any namespace.
@@ -112,7 +110,6 @@ export function wireImageTriggerController(opts: {
     if (!key) return;
     if (!deleted) queue.add(streamQueueKey(key));
     for (const dc of index.dcsFor(key)) queue.add(dcQueueKey(dc));
-    if (!followStreamReferences) return;
     if (deleted) streamReferences.remove(key);
     else streamReferences.set(key, streamsReferencedBy(stream));
     for (const other of streamReferences.dcsFor(key)) queue.add(streamQueueKey(other));

@@ -33,6 +33,16 @@ export class SchemaUnavailableError extends Error {
   override readonly name = 'SchemaUnavailableError';
 }
 
+/**
+ * What `schema` (an object's skeleton) says of its key `key`: a declared field, a map entry (the
+ * object has no declared field of that name but takes any key), or undefined: unknown.
+ */
+export function schemaOfKey(schema: Exclude<SchemaNode, 0>, key: string): { node: SchemaNode; entry: boolean } | undefined {
+  const field = schema.p?.[key];
+  if (field !== undefined) return { node: field, entry: false };
+  return schema.a !== undefined ? { node: schema.a, entry: true } : undefined;
+}
+
 /** Removes from `value` every field `schema` does not declare; returns the removed paths. */
 export function pruneUnknownFields(value: unknown, schema: SchemaNode, path = ''): string[] {
   if (schema === 0 || schema.x) return [];
@@ -41,24 +51,18 @@ export function pruneUnknownFields(value: unknown, schema: SchemaNode, path = ''
     if (schema.i !== undefined) value.forEach((v, i) => removed.push(...pruneUnknownFields(v, schema.i as SchemaNode, `${path}[${i}]`)));
     return removed;
   }
-  if (!isObject(value)) return removed;
-  const child = (k: string) => (path ? `${path}.${k}` : k);
-  if (schema.p) {
-    for (const [k, v] of Object.entries(value)) {
-      const s = schema.p[k];
-      if (s === undefined) {
-        if (schema.a === undefined) {
-          delete value[k];
-          removed.push(child(k));
-        } else {
-          removed.push(...pruneUnknownFields(v, schema.a, child(k)));
-        }
-        continue;
-      }
-      removed.push(...pruneUnknownFields(v, s, child(k)));
+  // A skeleton that declares neither fields nor map values says nothing of the keys below it.
+  if (!isObject(value) || (!schema.p && schema.a === undefined)) return removed;
+  for (const [k, v] of Object.entries(value)) {
+    const known = schemaOfKey(schema, k);
+    // A map entry of an object without declared fields is named as such; below declared fields, as a field.
+    const p = known?.entry && !schema.p ? `${path}[${JSON.stringify(k)}]` : path ? `${path}.${k}` : k;
+    if (known === undefined) {
+      delete value[k];
+      removed.push(p);
+      continue;
     }
-  } else if (schema.a !== undefined) {
-    for (const [k, v] of Object.entries(value)) removed.push(...pruneUnknownFields(v, schema.a, `${path}[${JSON.stringify(k)}]`));
+    removed.push(...pruneUnknownFields(v, known.node, p));
   }
   return removed;
 }

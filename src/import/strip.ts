@@ -3,7 +3,7 @@
  * the object applies to another cluster as a new one. Each function mutates its argument and
  * returns the paths it removed, for the report.
  */
-import type { SchemaNode } from './prune.js';
+import { schemaOfKey, type SchemaNode } from './prune.js';
 import { isObject, type KubeObject } from './types.js';
 
 const serverMetadata = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields', 'selfLink',
@@ -127,11 +127,10 @@ export function stripNulls(value: unknown, schema: SchemaNode, path = ''): strin
   }
   if (!isObject(value)) return changes;
   for (const [k, v] of Object.entries(value)) {
-    const field = schema.p?.[k];
-    const entrySchema = field === undefined ? schema.a : undefined;
-    const p = field === undefined && entrySchema !== undefined ? `${path}[${JSON.stringify(k)}]` : path ? `${path}.${k}` : k;
+    const known = schemaOfKey(schema, k);
+    const p = known?.entry ? `${path}[${JSON.stringify(k)}]` : path ? `${path}.${k}` : k;
     if (v === null) {
-      if (field === undefined && entrySchema === 0) {
+      if (known?.entry && known.node === 0) {
         value[k] = '';
         changes.push(`${p}: null → "" (as OpenShift read a null map value)`);
       } else {
@@ -140,8 +139,7 @@ export function stripNulls(value: unknown, schema: SchemaNode, path = ''): strin
       }
       continue;
     }
-    const next = field ?? entrySchema;
-    if (next !== undefined) changes.push(...stripNulls(v, next, p));
+    if (known !== undefined) changes.push(...stripNulls(v, known.node, p));
   }
   return changes;
 }

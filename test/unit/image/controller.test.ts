@@ -101,7 +101,7 @@ describe('wireImageTriggerController', () => {
     const queue = new WorkQueue({ name: 't' });
     // Every stream event used to list every stream of the cluster and parse all their tags; the
     // index answers from the streams' own events.
-    wireImageTriggerController({ dcs: new FakeInformer(f.dcs), streams: new FakeInformer(f.streams), queue, followStreamReferences: true });
+    wireImageTriggerController({ dcs: new FakeInformer(f.dcs), streams: new FakeInformer(f.streams), queue });
     const from = (name: string, kind: 'ImageStreamTag' | 'ImageStreamImage' = 'ImageStreamTag', namespace?: string) =>
       ({ name: 'x', from: { kind, name, ...(namespace ? { namespace } : {}) } });
     f.streams.put(stream('base', [dockerTag('1', 'r/base:1')]));
