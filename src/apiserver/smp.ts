@@ -25,6 +25,12 @@ const DeleteFromPrimitivePrefix = '$deleteFromPrimitiveList/';
 const isMap = (v: unknown): v is JsonMap => v !== null && typeof v === 'object' && !Array.isArray(v);
 const clone = <T>(v: T): T => structuredClone(v);
 
+/** A value from the patch, in a message: JSON, cut after 200 characters (a body is up to 3 MiB). */
+function brief(v: unknown): string {
+  const text = JSON.stringify(v);
+  return text.length <= 200 ? text : `${text.slice(0, 200)}… (${text.length} characters)`;
+}
+
 /** Removes every directive key from a patch value (what a `replace` stores). */
 function stripDirectives(v: Json): Json {
   if (Array.isArray(v)) return v.filter((e) => !(isMap(e) && e[PatchDirective] !== undefined && Object.keys(e).length === 1)).map(stripDirectives);
@@ -58,10 +64,11 @@ function mergeMap(original: JsonMap, patch: JsonMap, schema: SchemaCursor): Json
   const retain = patch[RetainKeys];
   if (retain !== undefined) {
     if (!Array.isArray(retain) || retain.some((k) => typeof k !== 'string')) throw new PatchError(`${RetainKeys} must be a list of strings`);
+    const kept = new Set<string>(retain as string[]);
     for (const k of Object.keys(patch)) {
-      if (!k.startsWith('$') && !retain.includes(k)) throw new PatchError(`the field "${k}" is not in ${RetainKeys} ${JSON.stringify(retain)}`);
+      if (!k.startsWith('$') && !kept.has(k)) throw new PatchError(`the field "${k}" is not in ${RetainKeys} ${brief(retain)}`);
     }
-    for (const k of Object.keys(original)) if (!retain.includes(k)) delete original[k];
+    for (const k of Object.keys(original)) if (!kept.has(k)) delete original[k];
   }
 
   // $deleteFromPrimitiveList/<field> first, then the field's own patch, then the order.
@@ -70,7 +77,8 @@ function mergeMap(original: JsonMap, patch: JsonMap, schema: SchemaCursor): Json
     const field = k.slice(DeleteFromPrimitivePrefix.length);
     if (!Array.isArray(v)) throw new PatchError(`${k} must be a list`);
     const cur = original[field];
-    if (Array.isArray(cur)) original[field] = cur.filter((e) => !v.some((d) => JSON.stringify(d) === JSON.stringify(e)));
+    const deleted = new Set(v.map((d) => JSON.stringify(d)));
+    if (Array.isArray(cur)) original[field] = cur.filter((e) => !deleted.has(JSON.stringify(e)));
   }
 
   for (const [key, value] of Object.entries(patch)) {
@@ -128,6 +136,9 @@ function keyOf(e: Json, mergeKey: string): string | undefined {
   return v === undefined ? undefined : JSON.stringify(v);
 }
 
+// Every list merge is one pass over each list, with an index by key: the front serves every
+// client from one thread, so a patch must not cost the product of the two lengths (a 3 MiB body
+// holds ~100000 entries).
 function mergeList(original: Json[], patch: Json[], mergeKey: string | undefined, elements: SchemaCursor, field: string): Json[] {
   // `[{$patch: replace}, ...]` replaces the whole list with the other elements.
   if (patch.some((e) => isMap(e) && e[PatchDirective] === 'replace')) {
@@ -135,31 +146,43 @@ function mergeList(original: Json[], patch: Json[], mergeKey: string | undefined
   }
   const isPrimitive = patch.every((e) => !isMap(e) && !Array.isArray(e)) && original.every((e) => !isMap(e) && !Array.isArray(e));
   if (isPrimitive) {
+    const present = new Set(original);
     const out = [...original];
-    for (const e of patch) if (!out.some((o) => o === e)) out.push(e);
+    for (const e of patch) {
+      if (present.has(e)) continue;
+      present.add(e);
+      out.push(e);
+    }
     return out;
   }
   if (!mergeKey) throw new PatchError(`field "${field}" is a merged list of objects without a patch merge key`);
-  const out = [...original];
+  // Deleted entries become holes until the end, so the positions in `at` stay valid; a key
+  // stored twice resolves to its first live entry, as a search from the front would.
+  const out: (Json | undefined)[] = [...original];
+  const at = new Map<string, number[]>();
+  out.forEach((o, i) => {
+    const key = keyOf(o as Json, mergeKey);
+    if (key !== undefined) at.set(key, [...(at.get(key) ?? []), i]);
+  });
   for (const e of patch) {
     if (!isMap(e)) throw new PatchError(`field "${field}": expected objects with key "${mergeKey}"`);
     const key = keyOf(e, mergeKey);
-    if (key === undefined) throw new PatchError(`map: ${JSON.stringify(e)} does not contain declared merge key: ${mergeKey}`);
-    const idx = out.findIndex((o) => keyOf(o, mergeKey) === key);
+    if (key === undefined) throw new PatchError(`map: ${brief(e)} does not contain declared merge key: ${mergeKey}`);
+    const positions = at.get(key);
+    const idx = positions?.[0];
     if (e[PatchDirective] === 'delete') {
-      if (idx >= 0) out.splice(idx, 1);
+      if (idx !== undefined) { out[idx] = undefined; positions!.shift(); }
       continue;
     }
-    if (idx >= 0) {
+    if (idx !== undefined) {
       const merged = mergeMap(out[idx] as JsonMap, e, elements);
-      if (merged === undefined) out.splice(idx, 1);
-      else out[idx] = merged;
+      if (merged === undefined) { out[idx] = undefined; positions!.shift(); } else out[idx] = merged;
     } else {
       const created = mergeMap({}, e, elements);
-      if (created !== undefined) out.push(created);
+      if (created !== undefined) { at.set(key, [out.length]); out.push(created); }
     }
   }
-  return out;
+  return out.filter((e): e is Json => e !== undefined);
 }
 
 /**

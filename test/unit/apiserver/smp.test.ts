@@ -94,6 +94,39 @@ describe('strategic merge patch of a DeploymentConfig (pod template merge keys)'
     expect(() => patch({ spec: { $patch: 'frobnicate' } })).toThrow(PatchError);
   });
 
+  // The front is one Node.js process: a patch that takes quadratic time stops every other request
+  // for as long. A 3 MiB body holds ~100000 entries; 30000 took 17 s per list before (n × m key
+  // comparisons), so each merge here is one pass with an index.
+  it('a patch of 30000 entries onto 30000 stored ones merges each by its key in one pass (env by name, finalizers, $deleteFromPrimitiveList, $retainKeys)', () => {
+    const n = 30000;
+    const big = dc();
+    const stored = Array.from({ length: n }, (_, i) => ({ name: `E${i}`, value: 'old' }));
+    big.spec.template.spec.containers[0]!.env = stored;
+    big.metadata.finalizers = Array.from({ length: n }, (_, i) => `f${i}`);
+    const schema = deploymentConfigSchema();
+
+    const env = Array.from({ length: n }, (_, i) => ({ name: `E${n - 1 - i}`, value: `new${i}` }));
+    env.push({ name: 'E0', $patch: 'delete' } as unknown as { name: string; value: string });
+    const out = strategicMergePatch(big, {
+      metadata: { finalizers: Array.from({ length: n }, (_, i) => `f${i + n / 2}`) },
+      spec: { template: { spec: { containers: [{ name: 'web', env }] } } },
+    }, schema);
+    const merged = out.spec.template.spec.containers[0]!.env!;
+    expect(merged).toHaveLength(n - 1);
+    expect(merged[0]).toEqual({ name: 'E1', value: `new${n - 2}` });
+    expect(merged[n - 2]).toEqual({ name: `E${n - 1}`, value: 'new0' });
+    expect(out.metadata.finalizers).toHaveLength(n + n / 2);
+    expect(out.metadata.finalizers!.at(-1)).toBe(`f${n + n / 2 - 1}`);
+
+    const removed = strategicMergePatch(big, { metadata: { '$deleteFromPrimitiveList/finalizers': Array.from({ length: n - 1 }, (_, i) => `f${i + 1}`) } }, schema);
+    expect(removed.metadata.finalizers).toEqual(['f0']);
+
+    const keys = Object.fromEntries(Array.from({ length: n }, (_, i) => [`k${i}`, 'v']));
+    const retained = strategicMergePatch({ ...big, metadata: { ...big.metadata, labels: keys } }, { metadata: { labels: { $retainKeys: Object.keys(keys).slice(1), k1: 'w' } } }, schema);
+    expect(Object.keys(retained.metadata.labels!)).toHaveLength(n - 1);
+    expect(retained.metadata.labels!.k1).toBe('w');
+  });
+
   it('does not mutate its inputs', () => {
     const original = dc();
     const p = { spec: { template: { spec: { containers: [{ name: 'web', image: 'web:9' }] } } } };
