@@ -5,6 +5,7 @@
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, ApiVersion, Kind } from './constants.js';
 import type { DeploymentConfig } from './deploymentconfig.js';
+import { jsonNestingDepth, MaxNestingDepth } from '../util/json-depth.js';
 
 /** Thrown when the annotation is missing or is not a DeploymentConfig. */
 export class DecodeError extends Error {
@@ -30,42 +31,13 @@ export function encodeDeploymentConfig(dc: DeploymentConfig): string {
   return JSON.stringify({ ...dc, apiVersion: ApiVersion, kind: Kind, metadata });
 }
 
-/**
- * How deep an encoded config may nest. A DC nests about 15 levels; the annotation is rewritable by
- * anyone who may patch RCs, and the recursive walks over a decoded config (canonical JSON, deep
- * copies) overflow the stack at a few thousand levels, an error that is no DecodeError and so
- * stalled the DC without a condition. Go's decoder stops at 10000.
- */
-const MaxEncodedDepth = 100;
-
-/** The deepest nesting of objects and arrays in a JSON text, without recursion. */
-function jsonDepth(text: string): number {
-  let depth = 0;
-  let max = 0;
-  let inString = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped character
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) {
-      inString = true;
-    } else if (c === 0x7b || c === 0x5b) {
-      if (++depth > max) max = depth;
-    } else if (c === 0x7d || c === 0x5d) {
-      depth--;
-    }
-  }
-  return max;
-}
-
 /** Parses the encoded DC; throws DecodeError with OpenShift's message when absent or malformed. */
 export function decodeDeploymentConfig(rc: V1ReplicationController): DeploymentConfig {
   const raw = rc.metadata?.annotations?.[Annotations.EncodedConfig];
   const name = `${rc.metadata?.namespace ?? ''}/${rc.metadata?.name ?? ''}`;
   if (!raw) throw new DecodeError(`object ${name} does not have encoded deployment config annotation`);
-  if (jsonDepth(raw) > MaxEncodedDepth) {
-    throw new DecodeError(`couldn't decode deployment config from deployment ${name}: nested deeper than ${MaxEncodedDepth} levels`);
+  if (jsonNestingDepth(raw) > MaxNestingDepth) {
+    throw new DecodeError(`couldn't decode deployment config from deployment ${name}: nested deeper than ${MaxNestingDepth} levels`);
   }
   let parsed: unknown;
   try {

@@ -6,16 +6,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import yaml from 'js-yaml';
+import { loadYamlBounded, parseJsonBounded } from '../util/bounded-decode.js';
 import { Annotations, ApiVersion, Kind } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { toPublicApiVersion, toStorageApiVersion } from '../apis/storage.js';
 import { applyDefaults } from '../apps/defaults.js';
-import { applyPatch, patchKind } from './patch.js';
+import { applyPatch, patchKind, PatchTooLargeError } from './patch.js';
 import type { RequestInfo } from './request-info.js';
 import { PatchError } from './smp.js';
 import {
-  ApiStatusError, badRequest, fromStorageStatus, invalid, methodNotSupported, notAcceptable, unsupportedMediaType,
+  ApiStatusError, badRequest, entityTooLarge, fromStorageStatus, invalid, methodNotSupported, notAcceptable, unsupportedMediaType,
 } from './status.js';
 import { readBody, type UserStorage } from './storage.js';
 import { negotiate, partialObjectMetadata, table, type IncludeObject, type Representation } from './table.js';
@@ -86,8 +86,8 @@ export function parseBody(ctx: HandlerContext, buf: Buffer): unknown {
   const type = (ctx.req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim();
   const text = buf.toString('utf8');
   try {
-    if (type === 'application/yaml' || type === 'application/apply-patch+yaml') return yaml.load(text);
-    return JSON.parse(text);
+    if (type === 'application/yaml' || type === 'application/apply-patch+yaml') return loadYamlBounded(text);
+    return parseJsonBounded(text);
   } catch (err) {
     throw badRequest(`the request body could not be decoded: ${(err as Error).message.split('\n')[0]}`);
   }
@@ -293,6 +293,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
     try {
       patched = applyPatch(stored, kind, patch);
     } catch (err) {
+      if (err instanceof PatchTooLargeError) throw entityTooLarge(err.message);
       if (err instanceof PatchError) throw invalid(Kind, ctx.info.name ?? '', [{ reason: 'FieldValueInvalid', message: err.message }]);
       throw err;
     }

@@ -16,7 +16,7 @@ import { isServed, requestInfo, type RequestInfo } from './request-info.js';
 import {
   handleCreate, handleDelete, handleGet, handleList, handlePatch, handleScale, handleUpdate, handleWatch, writeJson, type HandlerContext,
 } from './resources.js';
-import { ApiStatusError, badRequest, forbidden, forbiddenPath, internal, methodNotSupported, notFoundPath, unauthorized } from './status.js';
+import { ApiStatusError, entityTooLarge, forbidden, forbiddenPath, internal, methodNotSupported, notFoundPath, unauthorized } from './status.js';
 import { UserStorage } from './storage.js';
 import { handleInstantiate, handleLog, handleRollback } from './subresources.js';
 
@@ -191,7 +191,7 @@ async function readRequestBody(req: IncomingMessage, limit: number): Promise<Buf
   for await (const c of req) {
     const b = c as Buffer;
     size += b.length;
-    if (size > limit) throw badRequest(`the request body is larger than ${limit} bytes`);
+    if (size > limit) throw entityTooLarge(`limit is ${limit}`);
     chunks.push(b);
   }
   return Buffer.concat(chunks);

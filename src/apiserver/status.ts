@@ -62,6 +62,9 @@ export const methodNotSupported = (verb: string, what: string): ApiStatusError =
 
 export const badRequest = (message: string): ApiStatusError => status(400, 'BadRequest', message);
 
+/** kube-apiserver's NewRequestEntityTooLargeError. */
+export const entityTooLarge = (message: string): ApiStatusError => status(413, 'RequestEntityTooLarge', `Request entity too large: ${message}`);
+
 export const notAcceptable = (accept: string): ApiStatusError =>
   status(406, 'NotAcceptable', `only the following media types are accepted: application/json, application/json;as=Table;v=v1;g=meta.k8s.io, application/json;as=PartialObjectMetadata;v=v1;g=meta.k8s.io (got ${accept})`);
 

@@ -4,6 +4,7 @@
  * objects into their items. Pure: text in, objects with their origin out.
  */
 import yaml from 'js-yaml';
+import { BoundedDecodeError, loadAllYamlBounded, parseJsonBounded } from '../util/bounded-decode.js';
 import { errorMessage } from '../util/error-message.js';
 import { isObject, type InputProblem, type KubeObject, type Origin } from './types.js';
 
@@ -30,7 +31,7 @@ export interface Decoded {
 export function decodeDocuments(text: string, source: string): Decoded {
   let docs: unknown[];
   try {
-    docs = looksLikeJson(text) ? parseJsonStream(text) : yaml.loadAll(text, undefined, { filename: source, schema: loadSchema });
+    docs = looksLikeJson(text) ? parseJsonStream(text) : loadAllYamlBounded(text, { filename: source, schema: loadSchema });
   } catch (err) {
     return { objects: [], problems: [{ origin: { source }, message: syntaxMessage(err) }] };
   }
@@ -122,8 +123,9 @@ function parseJsonStream(text: string): unknown[] {
 
 function parseJsonValue(slice: string, whole: string, offset: number): unknown {
   try {
-    return JSON.parse(slice);
+    return parseJsonBounded(slice);
   } catch (err) {
+    if (err instanceof BoundedDecodeError) throw new BoundedDecodeError(`the object starting at ${lineCol(whole, offset)} is ${err.message}`);
     const pos = /position (\d+)/.exec((err as Error).message);
     // Newer V8 messages carry no position; the object's start still locates the problem.
     const where = pos ? ` at ${lineCol(whole, offset + Number(pos[1]))}` : ` in the object starting at ${lineCol(whole, offset)}`;
@@ -144,5 +146,6 @@ function syntaxMessage(err: unknown): string {
     return `cannot parse YAML${where}: ${err.reason}`;
   }
   if (err instanceof SyntaxError) return `cannot parse JSON: ${err.message}`;
+  if (err instanceof BoundedDecodeError) return `input refused: ${err.message}`;
   return `cannot parse input: ${errorMessage(err)}`;
 }

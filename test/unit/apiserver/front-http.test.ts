@@ -74,12 +74,12 @@ const transport: RawTransport = {
 let front: Front;
 let port = 0;
 
-function call(method: string, p: string, o: { cert?: string; user?: string; groups?: string[]; body?: unknown; contentType?: string; accept?: string } = {}): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
+function call(method: string, p: string, o: { cert?: string; user?: string; groups?: string[]; body?: unknown; raw?: string; contentType?: string; accept?: string } = {}): Promise<{ status: number; json: any }> { // eslint-disable-line @typescript-eslint/no-explicit-any
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | string[]> = { accept: o.accept ?? 'application/json' };
     if (o.user) headers['x-remote-user'] = o.user;
     if (o.groups) headers['x-remote-group'] = o.groups;
-    const data = o.body === undefined ? undefined : JSON.stringify(o.body);
+    const data = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
     if (data) { headers['content-type'] = o.contentType ?? 'application/json'; headers['content-length'] = String(Buffer.byteLength(data)); }
     const req = request({
       hostname: '127.0.0.1', port, method, path: p, headers, rejectUnauthorized: false,
@@ -152,6 +152,76 @@ describe('the front over HTTPS', () => {
     expect((await call('PATCH', P, { cert: 'proxy', user: 'alice', body: {}, contentType: 'application/xml' })).status).toBe(415);
     const t = await call('GET', P, { cert: 'proxy', user: 'alice', accept: 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json' });
     expect(t.json).toMatchObject({ kind: 'Table', rows: [{ cells: ['web', 2, '1', 0, 'config'] }] });
+  });
+
+  // The front serves every user from one Node.js thread and heap: a body that makes it work or
+  // allocate without bound takes the API down for everyone, so each is refused before the work.
+  describe('hostile bodies from a user allowed to patch: refused with 4xx, nothing stored, the front keeps serving', () => {
+    const alice = { cert: 'proxy', user: 'alice' };
+    let storedBefore: string;
+    beforeAll(() => { storedBefore = JSON.stringify(stored); });
+    const expectUnharmed = async () => {
+      expect(calls.filter((c) => c.method === 'PUT' || c.method === 'PATCH')).toEqual([]);
+      expect(JSON.stringify(stored)).toBe(storedBefore);
+      expect((await call('GET', P, alice)).status).toBe(200);
+    };
+
+    it('a 442-byte YAML apply body whose nine nested anchors expand to 387 million strings is a 400 naming the expansion (it ran the front out of memory)', async () => {
+      let bomb = 'a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
+      for (let i = 1; i < 9; i++) bomb += `a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(',')}]\n`;
+      bomb += 'apiVersion: apps.openshift.io/v1\nkind: DeploymentConfig\nmetadata: {name: web}\nspec: {template: *a8}\n';
+      calls.length = 0;
+      const res = await call('PATCH', `${P}?fieldManager=m`, { ...alice, raw: bomb, contentType: 'application/apply-patch+yaml' });
+      expect(res.status).toBe(400);
+      expect(res.json).toMatchObject({ reason: 'BadRequest', message: expect.stringMatching(/could not be decoded: with its aliases expanded it is larger than 16777216 bytes/) });
+      await expectUnharmed();
+    });
+
+    it('a JSON patch whose copies double the DC 30 times is a 422 before the copies are made (kube-apiserver bounds copies to 3 MiB)', async () => {
+      const ops = Array.from({ length: 30 }, (_, i) => ({ op: 'copy', from: '/spec', path: `/spec/c${i}` }));
+      calls.length = 0;
+      const res = await call('PATCH', P, { ...alice, body: ops, contentType: 'application/json-patch+json' });
+      expect(res.status).toBe(422);
+      expect(res.json.message).toMatch(/copy operations add more than 3145728 bytes \(operation 1[0-9]\)/);
+      await expectUnharmed();
+    });
+
+    it('a JSON patch of 10001 operations is a 413 with kube-apiserver\'s message', async () => {
+      const ops = Array.from({ length: 10001 }, () => ({ op: 'test', path: '/spec/replicas', value: 1 }));
+      calls.length = 0;
+      const res = await call('PATCH', P, { ...alice, body: ops, contentType: 'application/json-patch+json' });
+      expect(res.status).toBe(413);
+      expect(res.json).toMatchObject({ reason: 'RequestEntityTooLarge', message: 'Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001' });
+      await expectUnharmed();
+    });
+
+    it('a body nested 100000 levels deep is a 400 for every patch type, create and update, never a 500 from a stack overflow', async () => {
+      const deep = `{"spec":{"template":${'{"a":'.repeat(100000)}1${'}'.repeat(100000)}}}`;
+      const cases: [string, string, string][] = [
+        ['PATCH', P, 'application/strategic-merge-patch+json'],
+        ['PATCH', P, 'application/merge-patch+json'],
+        ['PATCH', P, 'application/json-patch+json'],
+        ['PATCH', P, 'application/apply-patch+yaml'],
+        ['PUT', P, 'application/json'],
+        ['POST', '/apis/apps.openshift.io/v1/namespaces/a/deploymentconfigs', 'application/json'],
+      ];
+      for (const [method, path, contentType] of cases) {
+        calls.length = 0;
+        const res = await call(method, path, { ...alice, raw: deep, contentType });
+        // YAML bodies stop in js-yaml's parser, at the same depth, with its words.
+        const message = contentType.endsWith('yaml') ? expect.stringMatching(/^the request body could not be decoded: nesting exceeded maxDepth \(100\)/) : 'the request body could not be decoded: nested deeper than 100 levels';
+        expect([contentType, res.status, res.json.message]).toEqual([contentType, 400, message]);
+        await expectUnharmed();
+      }
+    });
+
+    it('a body over 3 MiB is a 413 as kube-apiserver answers it', async () => {
+      calls.length = 0;
+      const res = await call('PATCH', P, { ...alice, raw: JSON.stringify({ metadata: { annotations: { a: 'x'.repeat(3 << 20) } } }), contentType: 'application/merge-patch+json' });
+      expect(res.status).toBe(413);
+      expect(res.json).toMatchObject({ reason: 'RequestEntityTooLarge', message: 'Request entity too large: limit is 3145728' });
+      await expectUnharmed();
+    });
   });
 
   it('authorizes discovery by SubjectAccessReview as well (non-resource path)', async () => {

@@ -12,6 +12,16 @@ describe('decodeDocuments', () => {
     expect(d.objects[0]?.object).toMatchObject({ metadata: { creationTimestamp: '2024-01-01T00:00:00Z' }, data: { x: '1', y: '2' } });
   });
 
+  it('refuses a YAML alias bomb and JSON nested past 100 levels as input problems, not an out-of-memory crash of dcctl', () => {
+    let bomb = 'a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
+    for (let i = 1; i < 9; i++) bomb += `a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(',')}]\n`;
+    expect(decodeDocuments(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: "1"}\n---\n${bomb}`, 'b.yaml')).toEqual({
+      objects: [], problems: [{ origin: { source: 'b.yaml' }, message: 'input refused: with its aliases expanded it is larger than 16777216 bytes' }],
+    });
+    const deep = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}\n{"x":${'['.repeat(200)}${']'.repeat(200)}}`;
+    expect(decodeDocuments(deep, 'd.json').problems).toEqual([{ origin: { source: 'd.json' }, message: 'input refused: the object starting at line 2, column 1 is nested deeper than 100 levels' }]);
+  });
+
   it('reports JSON and YAML syntax errors with their position, and duplicate keys', () => {
     expect(decodeDocuments('{"a": 1}\n{"b": }', 'x.json').problems[0]?.message).toMatch(/^cannot parse JSON: invalid JSON (at|in the object starting at) line 2, column \d+/);
     expect(decodeDocuments('{"a": 1', 'x.json').problems[0]?.message).toMatch(/unbalanced/);
