@@ -242,6 +242,31 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     expect(res.json<{ message: string }>().message).toBe(`json: cannot unmarshal ${got} into Go struct field DeploymentConfigRollbackSpec.spec.revision of type int64`);
   });
 
+  // The front serves every user from one Node.js process (384Mi in the install manifest): a body
+  // that made it allocate or work without bound took the API down for all. Each goes through
+  // kube-apiserver's aggregator as any client's would, by a user allowed to patch the DC.
+  it('hostile bodies (a 442-byte YAML alias bomb, a JSON patch copy bomb, 10001 operations, 100000 levels of nesting) are refused with 4xx; the front keeps serving, the DC is unchanged', async () => {
+    const before = await getDc();
+    const pid = frontPid();
+    let bomb = 'a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
+    for (let i = 1; i < 9; i++) bomb += `a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(',')}]\n`;
+    bomb += 'apiVersion: apps.openshift.io/v1\nkind: DeploymentConfig\nmetadata: {name: web}\nspec: {template: {metadata: {annotations: {x: *a8}}}}\n';
+    const cases: { what: string; contentType: string; body: string; status: number; message: RegExp }[] = [
+      { what: 'YAML alias bomb', contentType: 'application/apply-patch+yaml', body: bomb, status: 400, message: /could not be decoded: with its aliases expanded it is larger than 16777216 bytes/ },
+      { what: 'copy bomb', contentType: 'application/json-patch+json', body: JSON.stringify(Array.from({ length: 30 }, (_, i) => ({ op: 'copy', from: '/spec/template', path: `/spec/template/metadata/labels/c${i}` }))), status: 422, message: /copy operations add more than 3145728 bytes/ },
+      { what: '10001 operations', contentType: 'application/json-patch+json', body: JSON.stringify(Array.from({ length: 10001 }, () => ({ op: 'test', path: '/kind', value: 'DeploymentConfig' }))), status: 413, message: /^Request entity too large: The allowed maximum operations in a JSON patch is 10000, got 10001$/ },
+      { what: 'deep nesting', contentType: smp, body: `{"spec":{"template":${'{"a":'.repeat(100000)}1${'}'.repeat(100000)}}}`, status: 400, message: /could not be decoded: nested deeper than 100 levels/ },
+    ];
+    for (const c of cases) {
+      const res = await raw('PATCH', `${dcPath()}?fieldManager=e2e`, { contentType: c.contentType, body: c.body });
+      expect([c.what, res.status, res.json<{ message: string }>().message]).toEqual([c.what, c.status, expect.stringMatching(c.message)]);
+    }
+    expect(alive(pid)).toBe(true);
+    expect(frontPid()).toBe(pid);
+    const after = await getDc();
+    expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+  });
+
   // `oc logs dc/x [--version=N] [-f] [--tail] [--timestamps] [--limit-bytes] [--since] [-p]`: oc GETs
   // the DC, then `deploymentConfigs/<name>/log` with the DeploymentLogOptions as query
   // parameters (oc pkg/cli/logs deployLogOptions, originpolymorphichelpers/deploymentconfigs
