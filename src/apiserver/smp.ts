@@ -65,8 +65,10 @@ function mergeMap(original: JsonMap, patch: JsonMap, schema: SchemaCursor): Json
   if (retain !== undefined) {
     if (!Array.isArray(retain) || retain.some((k) => typeof k !== 'string')) throw new PatchError(`${RetainKeys} must be a list of strings`);
     const kept = new Set<string>(retain as string[]);
-    for (const k of Object.keys(patch)) {
-      if (!k.startsWith('$') && !kept.has(k)) throw new PatchError(`the field "${k}" is not in ${RetainKeys} ${brief(retain)}`);
+    // A key the patch deletes (null) need not be listed: `oc set volumes --overwrite` switching a
+    // volume's source sends the old source as null beside a list of the new one's keys.
+    for (const [k, v] of Object.entries(patch)) {
+      if (v !== null && !k.startsWith('$') && !kept.has(k)) throw new PatchError(`the field "${k}" is not in ${RetainKeys} ${brief(retain)}`);
     }
     for (const k of Object.keys(original)) if (!kept.has(k)) delete original[k];
   }

@@ -178,6 +178,46 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     await complete(5);
   });
 
+  // The bodies oc 4.x sends (`oc ... -v=8`, openshift/oc at 6b8e30c built locally), in order, on a DC
+  // with two containers. `--overwrite` switching a volume's source lists only the new source in
+  // $retainKeys and sends the old one as null, which apimachinery accepts (a 422 here before).
+  it('`oc set volumes --add|--overwrite|--remove`, `oc set probe|resources|serviceaccount` (oc\'s strategic merge patches) change the template and the new RC\'s pods get it', async () => {
+    const m = dcManifest({ name: 'vols', replicas: 1 });
+    m.spec.template!.spec!.containers = [
+      { name: 'web', image: 'registry.local/web:1', volumeMounts: [{ name: 'old', mountPath: '/old' }] },
+      { name: 'side', image: 'registry.local/side:1' },
+    ];
+    m.spec.template!.spec!.volumes = [{ name: 'old', emptyDir: {} }];
+    kubectl(['apply', '-n', ns, '-f', '-'], JSON.stringify(m));
+    const ocSet = async (body: string) => {
+      const res = await raw('PATCH', `${dcPath('vols')}?fieldManager=kubectl-set`, { contentType: smp, body });
+      expect([res.status, res.text.slice(0, 300)]).toEqual([200, expect.any(String)]);
+      return res.json<DeploymentConfig>();
+    };
+    await ocSet('{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"web"},{"name":"side"}],"$setElementOrder/volumes":[{"name":"old"},{"name":"data"}],"containers":[{"$setElementOrder/volumeMounts":[{"mountPath":"/old"},{"mountPath":"/data"}],"name":"web","volumeMounts":[{"mountPath":"/data","name":"data"}]}],"volumes":[{"emptyDir":{},"name":"data"}]}}}}');
+    await ocSet('{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"web"},{"name":"side"}],"$setElementOrder/volumes":[{"name":"data"},{"name":"old"}],"containers":[{"$setElementOrder/volumeMounts":[{"mountPath":"/data"},{"mountPath":"/old"}],"name":"web"},{"name":"side","volumeMounts":[{"mountPath":"/old","name":"old"}]}],"volumes":[{"$retainKeys":["configMap","name"],"configMap":{"defaultMode":420,"name":"cfg"},"emptyDir":null,"name":"old"}]}}}}');
+    await ocSet('{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"web"},{"name":"side"}],"$setElementOrder/volumes":[{"name":"old"}],"containers":[{"$setElementOrder/volumeMounts":[{"mountPath":"/old"}],"name":"web","volumeMounts":[{"$patch":"delete","mountPath":"/data"}]}],"volumes":[{"$patch":"delete","name":"data"}]}}}}');
+    await ocSet('{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"web"},{"name":"side"}],"containers":[{"name":"web","readinessProbe":{"periodSeconds":7,"tcpSocket":{"port":8080}}},{"name":"side","readinessProbe":{"periodSeconds":7,"tcpSocket":{"port":8080}}}]}}}}');
+    await ocSet('{"spec":{"template":{"spec":{"$setElementOrder/containers":[{"name":"web"},{"name":"side"}],"containers":[{"name":"side","resources":{"limits":{"memory":"128Mi"}}}]}}}}');
+    const dc = await ocSet('{"spec":{"template":{"spec":{"serviceAccountName":"default"}}}}');
+    const spec = dc.spec.template!.spec!;
+    expect(spec.volumes).toEqual([{ name: 'old', configMap: { name: 'cfg', defaultMode: 420 } }]);
+    expect(spec.containers.map((c) => [c.name, c.volumeMounts, c.readinessProbe?.tcpSocket, c.resources])).toEqual([
+      ['web', [{ name: 'old', mountPath: '/old' }], { port: 8080 }, undefined],
+      ['side', [{ name: 'old', mountPath: '/old' }], { port: 8080 }, { limits: { memory: '128Mi' } }],
+    ]);
+    expect(spec.serviceAccountName).toBe('default');
+    const latest = await waitFor('vols rolled out at its latest version', async () => {
+      const d = await getDc('vols');
+      const v = d.status?.latestVersion ?? 0;
+      const rc = (await rcs('vols')).find((r) => r.metadata?.name === rcNameOf('vols', v));
+      return d.metadata.generation === d.status?.observedGeneration && rc?.metadata?.annotations?.[Annotations.Phase] === 'Complete' ? rc : undefined;
+    }, { timeoutMs: 90_000 });
+    const podSpec = latest.spec!.template!.spec!;
+    expect(podSpec.volumes?.map((v) => [v.name, v.configMap?.name])).toEqual([['old', 'cfg']]);
+    expect(podSpec.containers.map((c) => c.readinessProbe?.periodSeconds)).toEqual([7, 7]);
+  });
+
   it('`oc set triggers --remove-all` and `--from-config` replace the trigger list', async () => {
     let res = await raw('PATCH', dcPath(), { contentType: smp, body: { spec: { triggers: [] } } });
     expect(res.status).toBe(200);

@@ -87,6 +87,12 @@ describe('strategic merge patch of a DeploymentConfig (pod template merge keys)'
   it('$retainKeys drops the keys it does not list (volume source switch)', () => {
     const out = patch({ spec: { template: { spec: { volumes: [{ name: 'data', $retainKeys: ['name', 'hostPath'], hostPath: { path: '/x' } }] } } } });
     expect(out.spec.template.spec.volumes[0]).toEqual({ name: 'data', hostPath: { path: '/x' } });
+    expect(() => patch({ spec: { template: { spec: { volumes: [{ name: 'data', $retainKeys: ['name'], hostPath: { path: '/x' } }] } } } })).toThrow('the field "hostPath" is not in $retainKeys ["name"]');
+  });
+
+  it('$retainKeys does not need to list a key the patch sets to null: `oc set volumes --overwrite` from emptyDir to a configMap (oc 4.x body, -v=8)', () => {
+    const out = patch(JSON.parse('{"spec":{"template":{"spec":{"$setElementOrder/volumes":[{"name":"data"},{"name":"cfg"}],"volumes":[{"$retainKeys":["configMap","name"],"configMap":{"defaultMode":420,"name":"cfg"},"emptyDir":null,"name":"data"}]}}}}'));
+    expect(out.spec.template.spec.volumes).toEqual([{ name: 'data', configMap: { defaultMode: 420, name: 'cfg' } }, { name: 'cfg', configMap: { name: 'cfg' } }]);
   });
 
   it('rejects an element without the merge key and an unknown $patch, naming them', () => {
