@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { DcClient } from '../support/dc.js';
-import { apis, createNamespace, dcctl, deleteNamespace, kubectl, repoDir, startController, type ControllerProcess } from '../support/kube.js';
+import { apis, createNamespace, dcctl, deleteNamespace, kubectl, repoDir, startController, waitFor, type ControllerProcess } from '../support/kube.js';
 
 // `dcctl import` against the real local control plane: every case of the corpus in
 // test/fixtures/import is imported, then applied (or dry-run) and read back. Needs `npm run build`.
@@ -181,6 +181,27 @@ describe('manifests OpenShift accepted (import and admission corpus) on the loca
     expect(rc.metadata?.labels?.['tier']).toBe('');
     const dc = await new DcClient(compat).get('cache');
     expect([dc.metadata?.labels?.['tier'], dc.spec?.triggers?.map((t) => t.type)]).toEqual(['', ['ConfigChange']]);
+  }, 120_000);
+
+  // Exported from project "shop", imported into a namespace of another name where
+  // kube-controller-manager has already published kube-root-ca.crt: applied, the exported one was
+  // a conflict with the publisher's fields, and the dry run refused the whole import.
+  it('an OpenShift 4 project export into a namespace of another name: what the cluster writes into every project is skipped, the app\'s service account is bound here, and the DC rolls out', async () => {
+    const ca = await waitFor('kube-root-ca.crt published', async () => (await core.readNamespacedConfigMap({ name: 'kube-root-ca.crt', namespace: compat }).catch(() => undefined))?.data?.['ca.crt']);
+    const r = await dcctl(['import', '-f', fx('openshift4-project-export.yaml'), '--apply', '-n', compat]);
+    expect([r.code, rel(r.stderr)]).toEqual([0, expect.stringContaining("configmap/kube-root-ca.crt: skipped: published in every namespace by kube-controller-manager with the cluster's own CA; the new cluster publishes its own")]);
+    for (const line of [
+      'rolebinding.rbac.authorization.k8s.io/system:deployers: skipped: made by OpenShift in every project',
+      'rolebinding.rbac.authorization.k8s.io/system:image-pullers: skipped: made by OpenShift in every project',
+      '    changed: removed subjects[0].namespace "shop" (the exported project; a service account without one is the binding\'s namespace\'s)',
+      '    differs: a serving certificate OpenShift\'s service CA operator made for Service shop',
+    ]) expect(rel(r.stderr)).toContain(line);
+    expect((await core.readNamespacedConfigMap({ name: 'kube-root-ca.crt', namespace: compat })).data?.['ca.crt']).toBe(ca);
+    await expect(exists(core.readNamespacedConfigMap({ name: 'openshift-service-ca.crt', namespace: compat }))).resolves.toBe(false);
+    // The binding now grants the service account of this namespace, not one of "shop".
+    expect(kubectl(['auth', 'can-i', 'list', 'configmaps', '-n', compat, `--as=system:serviceaccount:${compat}:shop`]).trim()).toBe('yes');
+    const rc = await new DcClient(compat).waitForPhase('shop-1', ['Complete', 'Failed'], 90_000);
+    expect([phase(rc), rc.spec?.template?.spec?.serviceAccountName]).toEqual(['Complete', 'shop']);
   }, 120_000);
 
   it('objects with only generateName: --apply creates them and reports the names; -o yaml works with kubectl create', async () => {

@@ -223,3 +223,39 @@ items:
     expect(entry(r, 'replicationcontroller/plain').outcome).toBe('imported');
   });
 });
+
+describe('import of an OpenShift 4 project export (what the cluster writes into every project)', () => {
+  const r = run(['openshift4-project-export.yaml']);
+
+  it('skips kube-root-ca.crt and OpenShift\'s service CA bundle, which the new cluster writes itself (applied, kube-root-ca.crt conflicts with its publisher)', () => {
+    expect(entry(r, 'configmap/kube-root-ca.crt')).toMatchObject({ outcome: 'skipped', reason: expect.stringMatching(/^published in every namespace by kube-controller-manager/) });
+    expect(entry(r, 'configmap/openshift-service-ca.crt')).toMatchObject({ outcome: 'skipped', hint: expect.stringMatching(/cert-manager/) });
+    expect(entry(r, 'configmap/shop-config').outcome).toBe('changed');
+  });
+
+  it('skips the three RoleBindings OpenShift makes in every project, and only those (a binding of another role under the same name is the project\'s own)', () => {
+    for (const name of ['system:deployers', 'system:image-builders', 'system:image-pullers']) {
+      expect(entry(r, `rolebinding.rbac.authorization.k8s.io/${name}`).outcome).toBe('skipped');
+    }
+    const own = importObjects([{ source: 'rb.yaml', text: 'apiVersion: rbac.authorization.k8s.io/v1\nkind: RoleBinding\nmetadata: {name: "system:deployers"}\nroleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: edit}\nsubjects: [{kind: User, name: alice}]\n' }], { params: new Map(), random: () => 0 });
+    expect(own.entries[0]!.outcome).toBe('imported');
+  });
+
+  it('makes service account subjects of the exported project mean the namespace it is imported into; other namespaces stay; the project\'s group is a note', () => {
+    const rb = entry(r, 'rolebinding.rbac.authorization.k8s.io/shop-app-view');
+    expect(get(rb.object, 'subjects')).toEqual([
+      { kind: 'ServiceAccount', name: 'shop' },
+      { kind: 'ServiceAccount', name: 'ci', namespace: 'tools' },
+      { apiGroup: 'rbac.authorization.k8s.io', kind: 'Group', name: 'system:serviceaccounts:shop' },
+    ]);
+    expect(rb.changes).toContain('removed subjects[0].namespace "shop" (the exported project; a service account without one is the binding\'s namespace\'s)');
+    expect(rb.notes).toEqual(['subjects[2] is the group of the service accounts of project shop: imported into another namespace, it still names that one (write system:serviceaccounts:<namespace>)']);
+  });
+
+  it('says what OpenShift\'s service CA operator did that nothing does here (injected bundle, serving certificate and its secret)', () => {
+    expect(entry(r, 'configmap/shop-trust').notes).toEqual([expect.stringMatching(/^OpenShift's service CA operator wrote the service CA bundle into this ConfigMap/)]);
+    expect(entry(r, 'service/shop').notes).toEqual([expect.stringMatching(/generated the TLS secret shop-tls for this Service/)]);
+    expect(entry(r, 'secret/shop-tls').notes).toEqual([expect.stringMatching(/^a serving certificate OpenShift's service CA operator made for Service shop/)]);
+    expect(entry(r, 'configmap/shop-config').notes).toEqual([]);
+  });
+});

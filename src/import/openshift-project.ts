@@ -1,0 +1,82 @@
+/**
+ * What an OpenShift project holds that the project itself did not ask for: objects the cluster
+ * writes into every namespace, and references to the exported project's name inside RoleBindings
+ * and service CA annotations. `oc get all,cm,secret,sa,rolebinding -o yaml` exports all of it.
+ * Pure.
+ */
+import { isObject, type KubeObject } from './types.js';
+
+const Rbac = 'rbac.authorization.k8s.io/v1';
+
+/** Why an object the cluster (kube or OpenShift) writes into every namespace is not imported. */
+export function projectDefaultSkip(o: KubeObject, apiVersion: string, kind: string, name: string): { reason: string; hint?: string } | undefined {
+  if (kind === 'ConfigMap' && apiVersion === 'v1') {
+    if (name === 'kube-root-ca.crt') {
+      // Applied, it is a conflict with the field manager that publishes it (the dry run refuses
+      // the whole import), or it lands first with the old cluster's CA.
+      return { reason: 'published in every namespace by kube-controller-manager with the cluster\'s own CA; the new cluster publishes its own' };
+    }
+    if (name === 'openshift-service-ca.crt') {
+      return {
+        reason: 'written in every project by OpenShift\'s service CA operator, with that cluster\'s service CA',
+        hint: 'vanilla Kubernetes injects no service CA bundle: cert-manager (trust-manager, or its CA injector) distributes one',
+      };
+    }
+  }
+  if (kind === 'RoleBinding' && apiVersion === Rbac) {
+    const roleRef = isObject(o['roleRef']) ? o['roleRef'] : {};
+    const role = roleRef['kind'] === 'ClusterRole' ? roleRef['name'] : undefined;
+    if (name === 'system:deployers' && role === 'system:deployer') {
+      return { reason: 'made by OpenShift in every project; the controller makes the same binding (ClusterRole system:deployer, the namespace\'s deployer service account) when a rollout needs it' };
+    }
+    if (name === 'system:image-builders' && role === 'system:image-builder') {
+      return { reason: 'made by OpenShift in every project for its builds (ClusterRole system:image-builder); there are no builds here' };
+    }
+    if (name === 'system:image-pullers' && role === 'system:image-puller') {
+      return { reason: 'made by OpenShift in every project so that its service accounts pull its images; image triggers within a namespace need no grant here' };
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A RoleBinding's service account subjects in the exported project name that project; without a
+ * namespace they mean the binding's own namespace (the RBAC authorizer's default), which is where
+ * import puts the binding. Removes those namespaces; returns one change line each, and notes for
+ * the group of the project's service accounts, which only a namespace name can spell.
+ */
+export function rebindToImportedNamespace(o: KubeObject, apiVersion: string, kind: string, exportedNamespace: string | undefined): { changes: string[]; notes: string[] } {
+  const changes: string[] = [];
+  const notes: string[] = [];
+  if (kind !== 'RoleBinding' || apiVersion !== Rbac || exportedNamespace === undefined || !Array.isArray(o['subjects'])) return { changes, notes };
+  o['subjects'].forEach((s: unknown, i) => {
+    if (!isObject(s)) return;
+    if (s['kind'] === 'ServiceAccount' && s['namespace'] === exportedNamespace) {
+      delete s['namespace'];
+      changes.push(`removed subjects[${i}].namespace "${exportedNamespace}" (the exported project; a service account without one is the binding's namespace's)`);
+    }
+    if (s['kind'] === 'Group' && s['name'] === `system:serviceaccounts:${exportedNamespace}`) {
+      notes.push(`subjects[${i}] is the group of the service accounts of project ${exportedNamespace}: imported into another namespace, it still names that one (write system:serviceaccounts:<namespace>)`);
+    }
+  });
+  return { changes, notes };
+}
+
+/** What OpenShift's service CA operator did for an object, which nothing does here. */
+export function serviceCaNotes(o: KubeObject, apiVersion: string, kind: string): string[] {
+  if (apiVersion !== 'v1') return [];
+  const meta = isObject(o['metadata']) ? o['metadata'] : {};
+  const annotations = isObject(meta['annotations']) ? meta['annotations'] : {};
+  if (kind === 'ConfigMap' && annotations['service.beta.openshift.io/inject-cabundle'] === 'true') {
+    return ['OpenShift\'s service CA operator wrote the service CA bundle into this ConfigMap (annotation service.beta.openshift.io/inject-cabundle); here nothing updates it, and it holds the old cluster\'s CA'];
+  }
+  const servingSecret = annotations['service.beta.openshift.io/serving-cert-secret-name'];
+  if (kind === 'Service' && typeof servingSecret === 'string') {
+    return [`OpenShift's service CA operator generated the TLS secret ${servingSecret} for this Service (annotation service.beta.openshift.io/serving-cert-secret-name); nothing generates it here (cert-manager can)`];
+  }
+  const origin = annotations['service.beta.openshift.io/originating-service-name'];
+  if (kind === 'Secret' && typeof origin === 'string') {
+    return [`a serving certificate OpenShift's service CA operator made for Service ${origin}, signed by the old cluster's service CA: clients on the new cluster will not trust it, and nothing renews it`];
+  }
+  return [];
+}
