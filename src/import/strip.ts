@@ -74,8 +74,18 @@ export function stripServiceAccountFields(obj: KubeObject, name: string): string
     removed.push(`${field} (generated ${list.length - kept.length === 1 ? 'entry' : 'entries'})`);
     if (kept.length === 0) delete obj[field]; else obj[field] = kept;
   }
+  // OpenShift 4.16+ names the generated pull secret in an annotation as well.
+  const meta = isObject(obj['metadata']) ? obj['metadata'] : undefined;
+  const annotations = meta && isObject(meta['annotations']) ? meta['annotations'] : undefined;
+  const ref = annotations?.[InternalRegistryPullSecretRef];
+  if (annotations && typeof ref === 'string' && generated.test(ref)) {
+    delete annotations[InternalRegistryPullSecretRef];
+    removed.push(`metadata.annotations["${InternalRegistryPullSecretRef}"] (generated entry)`);
+  }
   return removed;
 }
+
+const InternalRegistryPullSecretRef = 'openshift.io/internal-registry-pull-secret-ref';
 
 /** ImageStream: spec tag generations are written by the server. */
 export function stripImageStreamFields(obj: KubeObject): string[] {
