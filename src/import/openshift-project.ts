@@ -80,3 +80,36 @@ export function serviceCaNotes(o: KubeObject, apiVersion: string, kind: string):
   }
   return [];
 }
+
+/**
+ * NetworkPolicies of OpenShift's project template admit traffic from OpenShift's own namespaces
+ * by labels only OpenShift puts on them (`network.openshift.io/policy-group: ingress`, or
+ * `policy-group.network.openshift.io/<group>` in newer releases). Here no namespace carries them,
+ * so such a rule admits nothing: next to a deny-by-default policy, the ingress controller no
+ * longer reaches the pods.
+ */
+export function networkPolicyNotes(o: KubeObject, apiVersion: string, kind: string): string[] {
+  if (kind !== 'NetworkPolicy' || apiVersion !== 'networking.k8s.io/v1') return [];
+  const spec = isObject(o['spec']) ? o['spec'] : {};
+  const groups = new Set<string>();
+  for (const direction of ['ingress', 'egress'] as const) {
+    const rules = Array.isArray(spec[direction]) ? spec[direction] : [];
+    for (const rule of rules) {
+      const peers = isObject(rule) ? rule[direction === 'ingress' ? 'from' : 'to'] : undefined;
+      for (const peer of Array.isArray(peers) ? peers : []) {
+        const selector = isObject(peer) && isObject(peer['namespaceSelector']) ? peer['namespaceSelector'] : undefined;
+        if (!selector) continue;
+        const labels = isObject(selector['matchLabels']) ? selector['matchLabels'] : {};
+        const expressions = Array.isArray(selector['matchExpressions']) ? selector['matchExpressions'] : [];
+        const keys = [...Object.keys(labels), ...expressions.map((e: unknown) => (isObject(e) ? String(e['key']) : ''))];
+        for (const key of keys) {
+          if (key === 'network.openshift.io/policy-group') groups.add(`${key}=${String(labels[key] ?? '…')}`);
+          else if (key.startsWith('policy-group.network.openshift.io/')) groups.add(key);
+        }
+      }
+    }
+  }
+  if (groups.size === 0) return [];
+  return [`its namespaceSelector ${[...groups].sort().join(', ')} selects namespaces by a label OpenShift puts on its own (router, monitoring); no namespace here has it, so the rule admits nothing until you label the namespace it means (or select it by kubernetes.io/metadata.name)`];
+}
+

@@ -259,6 +259,14 @@ describe('import of an OpenShift 4 project export (what the cluster writes into 
     expect(sa.changes).toContain('removed server-written fields: metadata.uid, metadata.resourceVersion, imagePullSecrets (generated entry), metadata.annotations["openshift.io/internal-registry-pull-secret-ref"] (generated entry)');
   });
 
+  it('notes NetworkPolicies that admit OpenShift\'s own namespaces by labels only OpenShift sets (both label forms); others have no note', () => {
+    expect(entry(r, 'networkpolicy.networking.k8s.io/allow-from-openshift-ingress').notes).toEqual([
+      'its namespaceSelector network.openshift.io/policy-group=ingress selects namespaces by a label OpenShift puts on its own (router, monitoring); no namespace here has it, so the rule admits nothing until you label the namespace it means (or select it by kubernetes.io/metadata.name)',
+    ]);
+    expect(entry(r, 'networkpolicy.networking.k8s.io/allow-from-openshift-monitoring').notes).toEqual([expect.stringMatching(/^its namespaceSelector policy-group\.network\.openshift\.io\/monitoring selects/)]);
+    expect(entry(r, 'networkpolicy.networking.k8s.io/allow-same-namespace').notes).toEqual([]);
+  });
+
   it('says what OpenShift\'s service CA operator did that nothing does here (injected bundle, serving certificate and its secret)', () => {
     expect(entry(r, 'configmap/shop-trust').notes).toEqual([expect.stringMatching(/^OpenShift's service CA operator wrote the service CA bundle into this ConfigMap/)]);
     expect(entry(r, 'service/shop').notes).toEqual([expect.stringMatching(/generated the TLS secret shop-tls for this Service/)]);
