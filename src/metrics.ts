@@ -112,7 +112,8 @@ export class Metrics implements ControllerMetrics {
         const byDc = new Map<string, V1ReplicationController[]>();
         for (const rc of rolloutsOf()) {
           const key = `${rc.metadata?.namespace}/${dcNameOf(rc)}`;
-          byDc.set(key, [...(byDc.get(key) ?? []), rc]);
+          const list = byDc.get(key);
+          if (list) list.push(rc); else byDc.set(key, [rc]);
         }
         for (const list of byDc.values()) {
           const sorted = byVersionDesc(list);

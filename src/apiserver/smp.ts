@@ -164,7 +164,9 @@ function mergeList(original: Json[], patch: Json[], mergeKey: string | undefined
   const at = new Map<string, number[]>();
   out.forEach((o, i) => {
     const key = keyOf(o as Json, mergeKey);
-    if (key !== undefined) at.set(key, [...(at.get(key) ?? []), i]);
+    if (key === undefined) return;
+    const positions = at.get(key);
+    if (positions) positions.push(i); else at.set(key, [i]);
   });
   for (const e of patch) {
     if (!isMap(e)) throw new PatchError(`field "${field}": expected objects with key "${mergeKey}"`);
