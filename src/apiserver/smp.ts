@@ -161,29 +161,29 @@ function mergeList(original: Json[], patch: Json[], mergeKey: string | undefined
   // Deleted entries become holes until the end, so the positions in `at` stay valid; a key
   // stored twice resolves to its first live entry, as a search from the front would.
   const out: (Json | undefined)[] = [...original];
-  const at = new Map<string, number[]>();
+  const at = new Map<string, { positions: number[]; next: number }>();
   out.forEach((o, i) => {
     const key = keyOf(o as Json, mergeKey);
     if (key === undefined) return;
-    const positions = at.get(key);
-    if (positions) positions.push(i); else at.set(key, [i]);
+    const entry = at.get(key);
+    if (entry) entry.positions.push(i); else at.set(key, { positions: [i], next: 0 });
   });
   for (const e of patch) {
     if (!isMap(e)) throw new PatchError(`field "${field}": expected objects with key "${mergeKey}"`);
     const key = keyOf(e, mergeKey);
     if (key === undefined) throw new PatchError(`map: ${brief(e)} does not contain declared merge key: ${mergeKey}`);
-    const positions = at.get(key);
-    const idx = positions?.[0];
+    const entry = at.get(key);
+    const idx = entry?.positions[entry.next];
     if (e[PatchDirective] === 'delete') {
-      if (idx !== undefined) { out[idx] = undefined; positions!.shift(); }
+      if (idx !== undefined) { out[idx] = undefined; entry!.next++; }
       continue;
     }
     if (idx !== undefined) {
       const merged = mergeMap(out[idx] as JsonMap, e, elements);
-      if (merged === undefined) { out[idx] = undefined; positions!.shift(); } else out[idx] = merged;
+      if (merged === undefined) { out[idx] = undefined; entry!.next++; } else out[idx] = merged;
     } else {
       const created = mergeMap({}, e, elements);
-      if (created !== undefined) { at.set(key, [out.length]); out.push(created); }
+      if (created !== undefined) { at.set(key, { positions: [out.length], next: 0 }); out.push(created); }
     }
   }
   return out.filter((e): e is Json => e !== undefined);

@@ -133,6 +133,13 @@ describe('strategic merge patch of a DeploymentConfig (pod template merge keys)'
     expect(retained.metadata.labels!.k1).toBe('w');
   });
 
+  it('a key stored twice (OpenShift took env lists that repeat a name) resolves to its first live entry: a delete takes the first, the next patch of that key merges into the second', () => {
+    const twice = dc();
+    twice.spec.template.spec.containers[0]!.env = [{ name: 'A', value: '1' }, { name: 'A', value: '2' }, { name: 'B', value: '3' }];
+    const out = strategicMergePatch(twice, { spec: { template: { spec: { containers: [{ name: 'web', env: [{ name: 'A', $patch: 'delete' }, { name: 'A', value: 'x' }] }] } } } }, deploymentConfigSchema());
+    expect(containers(out)[0]!.env).toEqual([{ name: 'A', value: 'x' }, { name: 'B', value: '3' }]);
+  });
+
   it('does not mutate its inputs', () => {
     const original = dc();
     const p = { spec: { template: { spec: { containers: [{ name: 'web', image: 'web:9' }] } } } };
