@@ -154,7 +154,11 @@ Bad input stops the import: every problem is printed and nothing is printed to s
 With --apply or --dry-run=server every object is first checked by the server (dry run); if any is
 rejected, nothing is applied. Once that passed, objects are applied one by one with server-side apply
 (field manager dcctl-import, no force); a failure then is reported for that object and the others continue.
-OpenShift-only kinds (Route, BuildConfig, ...) are skipped with a hint and do not fail the import.
+OpenShift-only kinds (Route, BuildConfig, ...) are skipped with a hint and do not fail the import; so
+is what a cluster writes into every namespace (kube-root-ca.crt, generated credentials, OpenShift's
+system:deployers and system:image-* RoleBindings). RoleBinding subjects that are service accounts of
+the exported project lose their namespace, so they mean the namespace imported into.
+YAML whose aliases expand past 16 MiB and input nested deeper than 100 levels are refused.
 The report goes to stderr; stdout has only the objects (or the apply results).`;
 
 /** The yargs module of `dcctl import` (registered in src/cli/index.ts). */
