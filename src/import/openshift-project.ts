@@ -27,7 +27,7 @@ export function projectDefaultSkip(o: KubeObject, apiVersion: string, kind: stri
     const roleRef = isObject(o['roleRef']) ? o['roleRef'] : {};
     const role = roleRef['kind'] === 'ClusterRole' ? roleRef['name'] : undefined;
     if (name === 'system:deployers' && role === 'system:deployer') {
-      return { reason: 'made by OpenShift in every project; the controller makes the same binding (ClusterRole system:deployer, the namespace\'s deployer service account) when a rollout needs it' };
+      return { reason: 'made by OpenShift in every project; the controller makes the same binding (ClusterRole system:deployer, the namespace\'s deployer service account) when a rollout needs it, unless it runs with --manage-deployer-access=false' };
     }
     if (name === 'system:image-builders' && role === 'system:image-builder') {
       return { reason: 'made by OpenShift in every project for its builds (ClusterRole system:image-builder); there are no builds here' };
