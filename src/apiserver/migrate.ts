@@ -12,7 +12,7 @@
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiVersion, Group, Kind, Labels, Plural, Version } from '../apis/constants.js';
-import type { DeploymentConfig } from '../apis/deploymentconfig.js';
+import type { DeploymentConfig, DeploymentConfigStatus } from '../apis/deploymentconfig.js';
 import { StorageGroup } from '../apis/storage.js';
 import { ApiStatusError } from './status.js';
 import type { UserStorage } from './storage.js';
@@ -63,6 +63,23 @@ async function listAll<T>(rest: UserStorage, path: string, query: Record<string,
 const dcCollection = (group: string, ns?: string): string => `/apis/${group}/${Version}${ns ? `/namespaces/${encodeURIComponent(ns)}` : ''}/${Plural}`;
 const rcPath = (ns: string, name?: string): string => `/api/v1/namespaces/${encodeURIComponent(ns)}/replicationcontrollers${name ? `/${encodeURIComponent(name)}` : ''}`;
 const key = (dc: DeploymentConfig): string => `${dc.metadata.namespace ?? ''}/${dc.metadata.name ?? ''}`;
+
+/**
+ * The status a copy is given: the source's, except that observedGeneration counts the copy's own
+ * generations. The copy starts again at generation 1, and the schema refuses a lower
+ * observedGeneration than the stored one, so the source's (2 after one template change) left the
+ * controller unable to write the copy's status at all: every sync failed until the spec had
+ * changed that many times again. A status that had seen its spec sees the copy's; one behind
+ * stays one behind, so the controller still syncs it.
+ */
+export function statusForCopy(source: DeploymentConfig, copyGeneration: number): DeploymentConfigStatus {
+  const status: DeploymentConfigStatus = { ...source.status };
+  if (status.observedGeneration !== undefined) {
+    const current = status.observedGeneration >= (source.metadata.generation ?? 0);
+    status.observedGeneration = current ? copyGeneration : Math.max(0, copyGeneration - 1);
+  }
+  return status;
+}
 
 /** The copy of `dc` to create in the target (server-written metadata dropped). */
 export function copyForTarget(dc: DeploymentConfig, targetGroup: string): DeploymentConfig {
@@ -259,7 +276,7 @@ export async function migrateStorage(rest: UserStorage, opts: MigrationOptions):
     }
     if (dc.status) {
       created = (await rest.json<DeploymentConfig>('PUT', `${dcCollection(targetGroup, dc.metadata.namespace)}/${encodeURIComponent(dc.metadata.name ?? '')}/status`, {
-        body: { ...created, status: dc.status },
+        body: { ...created, status: statusForCopy(dc, created.metadata.generation ?? 1) },
       })).body;
     }
     targets.set(key(dc), created);

@@ -111,6 +111,9 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     const dc = await getDc('legacy');
     expect(dc.apiVersion).toBe('apps.openshift.io/v1');
     expect(dc.status?.latestVersion).toBe(2);
+    // The copy starts again at generation 1; with the source's observedGeneration (2) the schema
+    // refused every status write of the controller from then on.
+    expect([dc.metadata.generation, dc.status?.observedGeneration]).toEqual([1, 1]);
     expect(dc.metadata.uid).not.toBe(legacyUid);
     const list = await rcs('legacy');
     expect(list.map((r) => r.metadata?.name)).toEqual(['legacy-1', 'legacy-2']);
@@ -619,6 +622,8 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
       const back = JSON.parse(kubectl(['get', 'deploymentconfigs.apps.openshift.io', name, '-n', ns, '-o', 'json'])) as DeploymentConfig;
       expect({ name, latestVersion: back.status?.latestVersion, template: back.spec.template, strategy: back.spec.strategy, triggers: back.spec.triggers })
         .toEqual({ name, latestVersion: was.dc.status?.latestVersion, template: was.dc.spec.template, strategy: was.dc.spec.strategy, triggers: was.dc.spec.triggers });
+      const observed = (was.dc.status?.observedGeneration ?? 0) >= (was.dc.metadata.generation ?? 0);
+      expect({ name, observedGeneration: back.status?.observedGeneration }).toEqual({ name, observedGeneration: observed ? back.metadata.generation : (back.metadata.generation ?? 1) - 1 });
       const list = await rcs(name);
       expect({ name, rcs: list.map((r) => r.metadata?.name), phases: list.map((r) => r.metadata?.annotations?.[Annotations.Phase]) }).toEqual({ name, rcs: was.rcs, phases: was.phases });
       for (const rc of list) expect(rc.metadata?.ownerReferences).toEqual([expect.objectContaining({ apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', name, uid: back.metadata.uid, controller: true })]);

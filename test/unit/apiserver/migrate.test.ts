@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
-import { copyForTarget, MigratedFromUid, ownerIndex, skipReason } from '../../../src/apiserver/migrate.js';
+import { copyForTarget, MigratedFromUid, ownerIndex, skipReason, statusForCopy } from '../../../src/apiserver/migrate.js';
 
 describe('migrate-storage helpers', () => {
   it('skips a DC being deleted or in a terminating namespace, saying which', () => {
@@ -22,6 +22,15 @@ describe('migrate-storage helpers', () => {
       metadata: { name: 'web', namespace: 'a', labels: { l: '1' }, annotations: { a: '1', [MigratedFromUid]: 'u1' } },
       spec: { replicas: 2 },
     });
+  });
+
+  it('gives the copy the source\'s status with observedGeneration counted in the copy\'s generations (the schema refuses a lower one, so the source\'s count stalled every status write)', () => {
+    const dc = (generation: number, observedGeneration?: number) => ({
+      metadata: { name: 'web', generation }, spec: {}, status: { latestVersion: 7, ...(observedGeneration !== undefined ? { observedGeneration } : {}) },
+    }) as unknown as DeploymentConfig;
+    expect(statusForCopy(dc(9, 9), 1)).toEqual({ latestVersion: 7, observedGeneration: 1 });
+    expect(statusForCopy(dc(9, 8), 1)).toEqual({ latestVersion: 7, observedGeneration: 0 });
+    expect(statusForCopy(dc(9), 1)).toEqual({ latestVersion: 7 });
   });
 
   it('finds only the controlling DeploymentConfig reference with that uid', () => {
