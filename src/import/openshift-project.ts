@@ -113,3 +113,25 @@ export function networkPolicyNotes(o: KubeObject, apiVersion: string, kind: stri
   return [`its namespaceSelector ${[...groups].sort().join(', ')} selects namespaces by a label OpenShift puts on its own (router, monitoring); no namespace here has it, so the rule admits nothing until you label the namespace it means (or select it by kubernetes.io/metadata.name)`];
 }
 
+/**
+ * A project's Namespace carries what OpenShift's security context constraints applied to every
+ * pod in it: a UID range (pods ran as an arbitrary UID from it, never as the image's user) and,
+ * where set, a Pod Security level the SCC mutations made pods meet. Nothing here mutates pods.
+ */
+export function namespaceNotes(o: KubeObject, apiVersion: string, kind: string): string[] {
+  if (kind !== 'Namespace' || apiVersion !== 'v1') return [];
+  const meta = isObject(o['metadata']) ? o['metadata'] : {};
+  const annotations = isObject(meta['annotations']) ? meta['annotations'] : {};
+  const labels = isObject(meta['labels']) ? meta['labels'] : {};
+  const notes: string[] = [];
+  const uidRange = annotations['openshift.io/sa.scc.uid-range'];
+  if (typeof uidRange === 'string') {
+    notes.push(`OpenShift ran this project's pods as a UID from ${uidRange} (annotation openshift.io/sa.scc.uid-range, by its restricted SCC); here a pod runs as its image's user unless the template sets securityContext.runAsUser`);
+  }
+  const enforce = labels['pod-security.kubernetes.io/enforce'];
+  if (enforce === 'restricted' || enforce === 'baseline') {
+    notes.push(`label pod-security.kubernetes.io/enforce=${enforce}: OpenShift's SCC admission made pods meet it (user, capabilities, seccomp); here nothing does, so a pod template without those settings is refused`);
+  }
+  return notes;
+}
+

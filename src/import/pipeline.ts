@@ -8,7 +8,7 @@ import { Annotations } from '../apis/constants.js';
 import { importDeploymentConfig } from './deploymentconfig.js';
 import type { RandomInt } from './generator.js';
 import { classify, refOf, type KindClass } from './kinds.js';
-import { networkPolicyNotes, rebindToImportedNamespace, projectDefaultSkip, serviceCaNotes } from './openshift-project.js';
+import { namespaceNotes, networkPolicyNotes, rebindToImportedNamespace, projectDefaultSkip, serviceCaNotes } from './openshift-project.js';
 import { decodeDocuments, type FoundObject } from './parse.js';
 import {
   stripClaimFields, stripImageStreamFields, stripNulls, stripNullTimestamps, stripServerFields, stripServiceAccountFields, stripServiceFields,
@@ -148,7 +148,7 @@ function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, gene
   }
   const rebound = rebindToImportedNamespace(obj, cls.apiVersion, kind, exportedNamespace);
   entry.changes.push(...rebound.changes);
-  entry.notes.push(...rebound.notes, ...serviceCaNotes(obj, cls.apiVersion, kind), ...networkPolicyNotes(obj, cls.apiVersion, kind));
+  entry.notes.push(...rebound.notes, ...serviceCaNotes(obj, cls.apiVersion, kind), ...networkPolicyNotes(obj, cls.apiVersion, kind), ...namespaceNotes(obj, cls.apiVersion, kind));
   if (kind === 'Service' && cls.apiVersion === 'v1') entry.changes.push(...renameServiceFields(obj));
   if (cls.type === 'deploymentconfig') entry.changes.push(...renameDeploymentConfigFields(obj));
   if (cls.type === 'imagestream') entry.changes.push(...normalizeImageStreamFields(obj));

@@ -267,6 +267,29 @@ describe('import of an OpenShift 4 project export (what the cluster writes into 
     expect(entry(r, 'networkpolicy.networking.k8s.io/allow-same-namespace').notes).toEqual([]);
   });
 
+  it('notes what OpenShift\'s SCCs did for the project\'s pods (a UID from its range; an enforced Pod Security level they met), which nothing does here', () => {
+    // `oc get namespace shop -o yaml` on OpenShift 4 (a Namespace applies into no namespace, so it
+    // is not in the shared fixture that the e2e test applies).
+    const ns = `apiVersion: v1
+kind: Namespace
+metadata:
+  name: shop
+  uid: 8c7d7d0e-6d1a-4d5b-9c59-1a2b3c4d5e00
+  annotations: {openshift.io/requester: developer, openshift.io/sa.scc.mcs: "s0:c26,c15", openshift.io/sa.scc.supplemental-groups: 1000680000/10000, openshift.io/sa.scc.uid-range: 1000680000/10000}
+  labels: {kubernetes.io/metadata.name: shop, pod-security.kubernetes.io/audit: restricted, pod-security.kubernetes.io/warn: restricted}
+spec: {finalizers: [kubernetes]}
+status: {phase: Active}
+`;
+    const notesOf = (text: string) => importObjects([{ source: 'ns.yaml', text }], { params: new Map(), random: () => 0 }).entries[0]!.notes;
+    expect(notesOf(ns)).toEqual([
+      'OpenShift ran this project\'s pods as a UID from 1000680000/10000 (annotation openshift.io/sa.scc.uid-range, by its restricted SCC); here a pod runs as its image\'s user unless the template sets securityContext.runAsUser',
+    ]);
+    expect(notesOf(ns.replace('pod-security.kubernetes.io/warn', 'pod-security.kubernetes.io/enforce'))).toEqual([
+      expect.stringMatching(/^OpenShift ran this project's pods as a UID/),
+      expect.stringMatching(/^label pod-security.kubernetes.io\/enforce=restricted: OpenShift's SCC admission made pods meet it/),
+    ]);
+  });
+
   it('says what OpenShift\'s service CA operator did that nothing does here (injected bundle, serving certificate and its secret)', () => {
     expect(entry(r, 'configmap/shop-trust').notes).toEqual([expect.stringMatching(/^OpenShift's service CA operator wrote the service CA bundle into this ConfigMap/)]);
     expect(entry(r, 'service/shop').notes).toEqual([expect.stringMatching(/generated the TLS secret shop-tls for this Service/)]);
