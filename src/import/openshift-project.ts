@@ -4,7 +4,7 @@
  * and service CA annotations. `oc get all,cm,secret,sa,rolebinding -o yaml` exports all of it.
  * Pure.
  */
-import { isObject, type KubeObject } from './types.js';
+import { isObject, metadataMap, type KubeObject } from './types.js';
 
 const Rbac = 'rbac.authorization.k8s.io/v1';
 
@@ -65,8 +65,7 @@ export function rebindToImportedNamespace(o: KubeObject, apiVersion: string, kin
 /** What OpenShift's service CA operator did for an object, which nothing does here. */
 export function serviceCaNotes(o: KubeObject, apiVersion: string, kind: string): string[] {
   if (apiVersion !== 'v1') return [];
-  const meta = isObject(o['metadata']) ? o['metadata'] : {};
-  const annotations = isObject(meta['annotations']) ? meta['annotations'] : {};
+  const annotations = metadataMap(o, 'annotations');
   if (kind === 'ConfigMap' && annotations['service.beta.openshift.io/inject-cabundle'] === 'true') {
     return ['OpenShift\'s service CA operator wrote the service CA bundle into this ConfigMap (annotation service.beta.openshift.io/inject-cabundle); here nothing updates it, and it holds the old cluster\'s CA'];
   }
@@ -120,9 +119,8 @@ export function networkPolicyNotes(o: KubeObject, apiVersion: string, kind: stri
  */
 export function namespaceNotes(o: KubeObject, apiVersion: string, kind: string): string[] {
   if (kind !== 'Namespace' || apiVersion !== 'v1') return [];
-  const meta = isObject(o['metadata']) ? o['metadata'] : {};
-  const annotations = isObject(meta['annotations']) ? meta['annotations'] : {};
-  const labels = isObject(meta['labels']) ? meta['labels'] : {};
+  const annotations = metadataMap(o, 'annotations');
+  const labels = metadataMap(o, 'labels');
   const notes: string[] = [];
   const uidRange = annotations['openshift.io/sa.scc.uid-range'];
   if (typeof uidRange === 'string') {

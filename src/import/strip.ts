@@ -4,7 +4,7 @@
  * returns the paths it removed, for the report.
  */
 import { schemaOfKey, type SchemaNode } from './prune.js';
-import { isObject, type KubeObject } from './types.js';
+import { isObject, metadataMap, type KubeObject } from './types.js';
 
 const serverMetadata = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields', 'selfLink',
   'deletionTimestamp', 'deletionGracePeriodSeconds'] as const;
@@ -75,10 +75,9 @@ export function stripServiceAccountFields(obj: KubeObject, name: string): string
     if (kept.length === 0) delete obj[field]; else obj[field] = kept;
   }
   // OpenShift 4.16+ names the generated pull secret in an annotation as well.
-  const meta = isObject(obj['metadata']) ? obj['metadata'] : undefined;
-  const annotations = meta && isObject(meta['annotations']) ? meta['annotations'] : undefined;
-  const ref = annotations?.[InternalRegistryPullSecretRef];
-  if (annotations && typeof ref === 'string' && generated.test(ref)) {
+  const annotations = metadataMap(obj, 'annotations');
+  const ref = annotations[InternalRegistryPullSecretRef];
+  if (typeof ref === 'string' && generated.test(ref)) {
     delete annotations[InternalRegistryPullSecretRef];
     removed.push(`metadata.annotations["${InternalRegistryPullSecretRef}"] (generated entry)`);
   }

@@ -2,6 +2,7 @@
  * Shapes shared by the import pipeline (`dcctl import`): the objects read from an OpenShift
  * export, where each came from, and what the import did with it.
  */
+import { isObject } from '../util/is-object.js';
 
 /** A Kubernetes object as plain JSON. */
 export type KubeObject = Record<string, unknown> & { apiVersion?: unknown; kind?: unknown; metadata?: unknown };
@@ -69,4 +70,10 @@ export interface ImportResult {
   readonly notes: string[];
 }
 
-export { isObject } from '../util/is-object.js';
+export { isObject };
+
+/** The object's metadata.annotations or metadata.labels map as it is (mutable), or {} when absent. */
+export function metadataMap(o: KubeObject, field: 'annotations' | 'labels'): Record<string, unknown> {
+  const meta = isObject(o['metadata']) ? o['metadata'] : undefined;
+  return meta && isObject(meta[field]) ? meta[field] : {};
+}
