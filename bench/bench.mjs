@@ -8,6 +8,7 @@
 //   node bench/bench.mjs --sizes 10,100,1000 --idle 1000 --keep-cluster
 //   node bench/bench.mjs --sizes 100 --idle 0 --cpu-prof /tmp/prof   # + controller CPU profiles
 //   node bench/bench.mjs --sizes 100,1000 --force-1000 dc-inline,deploy  # N=1000 for these kinds even over budget
+//   node bench/bench.mjs --pod-floor=false   # without the bare deployer pods measured after each N's `dc` run
 //
 // Needs the built CLI (npm run build) and the control-plane binaries (hack/local-cluster.sh install).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -331,8 +332,10 @@ async function watchDone(pathName, listFn) {
 function deployerStartCost() {
   const runs = [];
   for (let i = 0; i < 5; i++) {
+    // The environment a deployer pod gets from the process kubelet (hack/process-kubelet/lib.mjs
+    // baseEnv), not this shell's: a NODE_EXTRA_CA_CERTS bundle here would add its parsing (~40 ms).
     const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M %e', process.execPath, path.join(repo, 'bin/dcctl.js'), 'deploy', '--deployment', 'bench-no-such-rc', '--namespace', 'default'], {
-      env: { ...process.env, KUBECONFIG: kubeconfig }, encoding: 'utf8',
+      env: { PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: os.tmpdir(), KUBECONFIG: kubeconfig }, encoding: 'utf8',
     });
     const last = (r.stderr ?? '').trim().split('\n').at(-1) ?? '';
     const [u, sys, kib, wall] = last.split(' ').map(Number);
@@ -645,6 +648,85 @@ async function runOne(kind, n) {
   };
 }
 
+// ------------------------------------------------------------------ a deployer pod's floor
+/** The processes a bare pod's life touches (kube-controller-manager, kwok and the bench driver left out). */
+const PodFloorProcesses = ['kube-apiserver', 'etcd', 'kube-scheduler', 'process-kubelet', 'deployers'];
+
+/**
+ * What N deployer pods cost the plane when each has nothing to do: pods shaped like the
+ * controller's deployer pods (the deployer-pod label, so the process kubelet runs them under the
+ * same slot limit; a service account of their own, restartPolicy Never, grace 10 s) whose
+ * container runs `node -e 0`, the start of any deployer written in Node.js and nothing more. They
+ * are created 20 at a time, as the DC runs create their DCs. The CPU of the processes a pod's life
+ * touches (PodFloorProcesses), less what the same processes use on the idle plane over as long
+ * (sampled for 10 s before), is what no deployer pod in Node.js can cost less than on this plane
+ * (podFloorLines).
+ */
+async function runPodFloor(n) {
+  const ns = await createNamespace(`bench-podfloor-${n}`);
+  await core.createNamespacedServiceAccount({ namespace: ns, body: { metadata: { name: 'deployer' } } });
+  log(`pod floor N=${n}: namespace ${ns}`);
+  const idle = new LoadSampler(benchPids(undefined), cores);
+  await sleep(10_000);
+  const idleLoad = idle.stop();
+  const names = Array.from({ length: n }, (_, i) => `floor-${String(i).padStart(4, '0')}-deploy`);
+  const watcher = await watchDone(`/api/v1/namespaces/${ns}/pods`, () => core.listNamespacedPod({ namespace: ns }));
+  watcher.phase((pod) => pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed');
+  const load = new LoadSampler(benchPids(undefined), cores);
+  const t0 = Date.now();
+  await pool(names, 20, async (name) => {
+    await core.createNamespacedPod({
+      namespace: ns,
+      body: {
+        metadata: { name, labels: { 'openshift.io/deployer-pod-for.name': name.replace(/-deploy$/, '') } },
+        spec: {
+          containers: [{ name: 'deployment', image: 'dcctl:local', command: ['node', '-e', '0'], terminationMessagePolicy: 'FallbackToLogsOnError', imagePullPolicy: 'IfNotPresent' }],
+          restartPolicy: 'Never', serviceAccountName: 'deployer', terminationGracePeriodSeconds: 10, activeDeadlineSeconds: 21600,
+        },
+      },
+    });
+  });
+  const ok = await watcher.waitAll(names, 120_000 + n * 2_000);
+  const end = Math.max(t0, ...watcher.doneAt.values());
+  const phase = load.stop();
+  watcher.stop();
+  const failed = (await core.listNamespacedPod({ namespace: ns })).items.filter((p) => p.status?.phase !== 'Succeeded').length;
+  await core.deleteNamespace({ name: ns }).catch(() => undefined);
+  const idlePerSecond = Object.fromEntries(Object.entries(idleLoad.cpuByProcess).map(([k, v]) => [k, v / idleLoad.seconds]));
+  const net = Object.fromEntries(PodFloorProcesses.map((k) => [k, Math.max(0, (phase.cpuByProcess[k] ?? 0) - (idlePerSecond[k] ?? 0) * phase.seconds)]));
+  const result = { n, ns, totalMs: end - t0, done: watcher.doneAt.size, ok, failed, load: phase, idlePerSecond, cpuByProcess: net, cpu: Object.values(net).reduce((a, b) => a + b, 0) };
+  log(`pod floor N=${n}: ${result.done}/${n} pods ended in ${fmt.s(result.totalMs / 1000)} (${failed} not Succeeded); ${fmt.n((1000 * result.cpu) / n, 0)} ms CPU per pod over the idle plane (${PodFloorProcesses.map((k) => `${k} ${fmt.n((1000 * net[k]) / n, 1)}`).join(', ')})`);
+  return result;
+}
+
+/**
+ * Whether deployer pods could roll out N DCs in at most 3× the Deployments' time (issue #16's
+ * target for the pod mode). At 3× the Deployments' first rollout time the plane's cores offer
+ * 3 × T × cores CPU seconds. A lower bound for the pod mode's CPU: the pod-less phase's CPU
+ * without our controller (the RCs, their pods, the DC writes, which the pod mode needs as well)
+ * plus N bare deployer pods (runPodFloor). A bound above the offer rules the target out for any
+ * controller whose deployer pods run Node.js on this plane, whatever the deployer does.
+ */
+function podFloorLines(n, v, floor) {
+  const { dc, deploy } = v;
+  const inline = v['dc-inline'];
+  if (!floor || !dc || !deploy || !inline) return [];
+  const out = [];
+  const ph = 'create';
+  const sum = (o, skip = []) => Object.entries(o ?? {}).filter(([k]) => !skip.includes(k)).reduce((a, [, x]) => a + x, 0);
+  const offer = 3 * (deploy.phases[ph].totalMs / 1000) * cores;
+  const podless = sum(inline.phases[ph].load?.cpuByProcess, ['controller']);
+  const bound = podless + floor.cpu;
+  const measured = sum(dc.phases[ph].load?.cpuByProcess);
+  const per = (x) => `${fmt.n((1000 * x) / n, 0)} ms`;
+  const byProc = PodFloorProcesses.map((k) => `${k === 'deployers' ? '`node -e 0`' : k} ${per(floor.cpuByProcess[k] ?? 0)}`).join(', ');
+  const verdict = bound > offer
+    ? `**more than the offer: ≤ 3× is out of reach here for deployer pods that run Node.js**, whatever the controller and the deployer do (a deployer needs at least its process's start; the pods need the plane's work for each).`
+    : `within the offer by ${fmt.s(offer - bound)}: ≤ 3× is not ruled out; the deployer-pod run spent ${fmt.s(measured)} (${fmt.s(measured - bound)} over the bound).`;
+  out.push(`N=${n} deployer pods, first rollout, ≤ 3× the Deployments' time: at 3 × ${fmt.s(deploy.phases[ph].totalMs / 1000)} the ${cores} cores offer ${fmt.s(offer)} of CPU. Lower bound: the pod-less phase without our controller ${fmt.s(podless)} (the RCs, their pods and the DC writes, which deployer pods need as well) + ${n} bare deployer pods ${fmt.s(floor.cpu)} (measured in this run: pods shaped like deployer pods running \`node -e 0\`, ${per(floor.cpu)} each over the idle plane: ${byProc}${floor.failed ? `; ${floor.failed} did not succeed` : ''}) = ${fmt.s(bound)}: ${verdict}`);
+  return out;
+}
+
 /**
  * The whole plane's CPU in each measured phase, by process: whether a phase was bound by the
  * machine's cores, and where a DC side's extra CPU went (kube-apiserver and etcd included,
@@ -900,6 +982,7 @@ function report(results, idle, skipped) {
   L.push(`- Deployer process slots (the bench's default ${DefaultMaxPods}, \`--max-pods\`): the process kubelet is one node running every deployer pod on the same 2 cores as the control plane, so its limit is what those cores sustain, not a kubelet's default of 110 pods (a real node runs its deployers on cores of its own). Measured at N=100 with deployer pods, one run each: with 8 slots rollouts waited for a slot a median 16.7 s (p90 53 s), with 16 a median 7.2 s (p90 25 s); with either the first rollout phase kept both cores busy (1.96 of 2) and the template update left ~0.3 cores idle, so 16 shortens the queue without starving the plane. With 110 (a kubelet's default) all 100 deployers ran at once and each waited longer on the shared RC manager and API server: deployer CPU per rollout rose from 134 to 192 ms and both phases took longer (in a run where other processes took 0.6–1.0 cores). At N=1000 the slots bound the throughput: 8 slots and ~3.6 s per deployer pod allow at most ~2.2 rollouts/s, 16 about twice that.`);
   L.push(`- N objects of ${replicas} replicas each, Rolling/RollingUpdate with maxSurge 25% and maxUnavailable 25%, created 20 at a time; once all are rolled out, every template is changed once (second rollout). DCs use OpenShift's default intervalSeconds/updatePeriodSeconds of 1 s.`);
   L.push('- DC side, two result kinds: `dc` is `dcctl controller --namespace <ns>` (5 workers) + deployer processes (one deployer pod per rollout) + kube-controller-manager\'s RC controller (it creates the pods of RCs); `dc-inline` is the same controller with `--default-deployer=inline`: pod-less rollouts run by the deployer controller itself (docs/design.md §6.8), no deployer pods. Deployment side (`deploy`): kube-controller-manager\'s deployment and replicaset controllers. The three run one after the other on the same plane, in one run.');
+  if (podFloors.length) L.push(`- Bare deployer pods (for the pod mode's lower bound, Analysis): after the three kinds of an N, N pods shaped like deployer pods (the deployer-pod label, so the process kubelet runs them under the same slot limit; a service account, restartPolicy Never) whose container runs \`node -e 0\`, created 20 at a time; their CPU is that of kube-apiserver, etcd, the scheduler, the process kubelet and the processes, less what those use on the idle plane over as long (10 s sampled before). Measured at N=${podFloors.map((f) => `${f.n}: ${f.done}/${f.n} ended in ${fmt.s(f.totalMs / 1000)}, ${fmt.n((1000 * f.cpu) / f.n, 0)} ms CPU per pod`).join('; ')}.`);
   if (controllerArgs.length > 0) L.push(`- Extra controller flags of this run (\`--controller-args\`): \`${controllerArgs.join(' ')}\`.`);
   const nodeOptions = recorded ? (recorded.controllerNodeOptions ?? []) : controllerNodeOptions;
   L.push(nodeOptions.length
@@ -1092,6 +1175,7 @@ function analysis(byN) {
       + firstRolloutLine(r, deploy));
     out.push(...cpuBudgetLines(n, r, deploy));
   }
+  for (const [n, v] of byN) out.push(...podFloorLines(n, v, podFloors.find((f) => f.n === n)));
   const last = [...byN].filter(([, v]) => v.dc && v.deploy).at(-1);
   if (last) {
     const [n, { dc, deploy }] = last;
@@ -1181,6 +1265,7 @@ const skipped = [];
 const previousRun = existsSync(path.join(repo, 'bench/last-results.json'))
   ? JSON.parse(readFileSync(path.join(repo, 'bench/last-results.json'), 'utf8')) : undefined;
 let idle;
+const podFloors = [];
 let deployerStart;
 let requestCost;
 if (args['report-only'] === 'true') {
@@ -1192,6 +1277,7 @@ if (args['report-only'] === 'true') {
   idle = last.idle;
   deployerStart = last.deployerStart;
   requestCost = last.requestCost;
+  podFloors.push(...(last.podFloors ?? []));
   sizes.length = 0;
   args.idle = '0';
 }
@@ -1219,6 +1305,8 @@ try {
       }
       results.push(await runOne(kind, n));
     }
+    // After the three kinds of this N: bare deployer pods, for the pod mode's lower bound.
+    if (kinds.includes('dc') && args['pod-floor'] !== 'false' && results.some((r) => r.kind === 'dc' && r.n === n)) podFloors.push(await runPodFloor(n));
   }
   if (idleN > 0 && args['report-only'] !== 'true') idle = await idleRun(idleN);
   else if (!idle && previousRun?.idle) {
@@ -1229,7 +1317,7 @@ try {
   const md = report(results, idle, skipped);
   const docs = path.join(repo, 'docs');
   writeFileSync(path.join(docs, 'benchmarks.md'), md);
-  writeFileSync(path.join(repo, 'bench/last-results.json'), JSON.stringify({ started: started.toISOString(), maxPods, controllerArgs, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart, requestCost }, null, 1));
+  writeFileSync(path.join(repo, 'bench/last-results.json'), JSON.stringify({ started: started.toISOString(), maxPods, controllerArgs, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart, requestCost, podFloors }, null, 1));
   try {
     renderChart(results, path.join(docs, 'benchmarks.svg'), path.join(docs, 'benchmarks.png'));
   } catch (err) {
