@@ -162,6 +162,30 @@ async function createNamespace(prefix) {
   throw new Error(`no default service account in ${name}`);
 }
 
+/**
+ * Deletes a run's namespace and waits until it is gone (at most 15 min), so that the next run's
+ * measured phases do not share the plane with its garbage collection: at N=1000 the namespace
+ * controller and the garbage collector delete thousands of pods and RCs for minutes, and the
+ * deleted kind's pods still hold kwok's node capacity meanwhile (3 × 2000 pods: another kind's
+ * 3000 plus a new run's 3000 and their surge do not fit, and the new pods wait unscheduled).
+ * Returns the seconds it took.
+ */
+async function deleteNamespaceAndWait(name) {
+  const t0 = Date.now();
+  await core.deleteNamespace({ name }).catch(() => undefined);
+  while (Date.now() - t0 < 900_000) {
+    try {
+      await core.readNamespace({ name });
+    } catch (err) {
+      if (err?.code === 404) break;
+    }
+    await sleep(1000);
+  }
+  const seconds = (Date.now() - t0) / 1000;
+  log(`namespace ${name} deleted in ${fmt.s(seconds)}`);
+  return seconds;
+}
+
 /** Runs `fn` over items with at most `limit` in flight. */
 async function pool(items, limit, fn) {
   let next = 0;
@@ -633,7 +657,7 @@ async function runOne(kind, n) {
   }
   const startCosts = isDc(kind) ? deployerStartCosts(ns, events, kubeletLogOffset) : undefined;
   const inlineSteps = kind === 'dc-inline' ? inlineTimeline(ns, events, marks) : undefined;
-  await core.deleteNamespace({ name: ns }).catch(() => undefined);
+  const namespaceDeleteSeconds = await deleteNamespaceAndWait(ns);
   const cpu = isDc(kind)
     ? { controller: proc.controller.cpuSeconds, deployers: proc.kubelet.childCpuSeconds, kcm: proc.kcm.cpuSeconds }
     : { kcm: proc.kcm.cpuSeconds };
@@ -643,7 +667,7 @@ async function runOne(kind, n) {
     rss: isDc(kind)
       ? { controller: proc.controller.peakRss, deployersPeakSum: proc.kubelet.peakChildrenRss, deployerPeakOne: proc.kubelet.peakChildRss, maxDeployers: proc.kubelet.maxChildren, kcm: proc.kcm.peakRss }
       : { kcm: proc.kcm.peakRss },
-    controllerMetrics, startCosts, inlineSteps, apiserverProfile,
+    controllerMetrics, startCosts, inlineSteps, apiserverProfile, namespaceDeleteSeconds,
     demandedWaitMs: isDc(kind) ? await demandedWaitMs(dcManifest(names[0])) : undefined,
   };
 }
@@ -691,7 +715,7 @@ async function runPodFloor(n) {
   const phase = load.stop();
   watcher.stop();
   const failed = (await core.listNamespacedPod({ namespace: ns })).items.filter((p) => p.status?.phase !== 'Succeeded').length;
-  await core.deleteNamespace({ name: ns }).catch(() => undefined);
+  await deleteNamespaceAndWait(ns);
   const idlePerSecond = Object.fromEntries(Object.entries(idleLoad.cpuByProcess).map(([k, v]) => [k, v / idleLoad.seconds]));
   const net = Object.fromEntries(PodFloorProcesses.map((k) => [k, Math.max(0, (phase.cpuByProcess[k] ?? 0) - (idlePerSecond[k] ?? 0) * phase.seconds)]));
   const result = { n, ns, totalMs: end - t0, done: watcher.doneAt.size, ok, failed, load: phase, idlePerSecond, cpuByProcess: net, cpu: Object.values(net).reduce((a, b) => a + b, 0) };
@@ -982,6 +1006,8 @@ function report(results, idle, skipped) {
   L.push(`- Deployer process slots (the bench's default ${DefaultMaxPods}, \`--max-pods\`): the process kubelet is one node running every deployer pod on the same 2 cores as the control plane, so its limit is what those cores sustain, not a kubelet's default of 110 pods (a real node runs its deployers on cores of its own). Measured at N=100 with deployer pods, one run each: with 8 slots rollouts waited for a slot a median 16.7 s (p90 53 s), with 16 a median 7.2 s (p90 25 s); with either the first rollout phase kept both cores busy (1.96 of 2) and the template update left ~0.3 cores idle, so 16 shortens the queue without starving the plane. With 110 (a kubelet's default) all 100 deployers ran at once and each waited longer on the shared RC manager and API server: deployer CPU per rollout rose from 134 to 192 ms and both phases took longer (in a run where other processes took 0.6–1.0 cores). At N=1000 the slots bound the throughput: 8 slots and ~3.6 s per deployer pod allow at most ~2.2 rollouts/s, 16 about twice that.`);
   L.push(`- N objects of ${replicas} replicas each, Rolling/RollingUpdate with maxSurge 25% and maxUnavailable 25%, created 20 at a time; once all are rolled out, every template is changed once (second rollout). DCs use OpenShift's default intervalSeconds/updatePeriodSeconds of 1 s.`);
   L.push('- DC side, two result kinds: `dc` is `dcctl controller --namespace <ns>` (5 workers) + deployer processes (one deployer pod per rollout) + kube-controller-manager\'s RC controller (it creates the pods of RCs); `dc-inline` is the same controller with `--default-deployer=inline`: pod-less rollouts run by the deployer controller itself (docs/design.md §6.8), no deployer pods. Deployment side (`deploy`): kube-controller-manager\'s deployment and replicaset controllers. The three run one after the other on the same plane, in one run.');
+  const deletes = results.filter((r) => r.namespaceDeleteSeconds !== undefined);
+  if (deletes.length) L.push(`- Between runs the bench deletes the run's namespace and waits until it is gone, so that no run shares the plane with the previous one's garbage collection or its pods' node capacity (${deletes.map((r) => `${r.kind} N=${r.n} ${fmt.s(r.namespaceDeleteSeconds)}`).join(', ')}).`);
   if (podFloors.length) L.push(`- Bare deployer pods (for the pod mode's lower bound, Analysis): after the three kinds of an N, N pods shaped like deployer pods (the deployer-pod label, so the process kubelet runs them under the same slot limit; a service account, restartPolicy Never) whose container runs \`node -e 0\`, created 20 at a time; their CPU is that of kube-apiserver, etcd, the scheduler, the process kubelet and the processes, less what those use on the idle plane over as long (10 s sampled before). Measured at N=${podFloors.map((f) => `${f.n}: ${f.done}/${f.n} ended in ${fmt.s(f.totalMs / 1000)}, ${fmt.n((1000 * f.cpu) / f.n, 0)} ms CPU per pod`).join('; ')}.`);
   if (controllerArgs.length > 0) L.push(`- Extra controller flags of this run (\`--controller-args\`): \`${controllerArgs.join(' ')}\`.`);
   const nodeOptions = recorded ? (recorded.controllerNodeOptions ?? []) : controllerNodeOptions;
