@@ -8,6 +8,7 @@
 //   node bench/bench.mjs --sizes 10,100,1000 --idle 1000 --keep-cluster
 //   node bench/bench.mjs --sizes 100 --idle 0 --cpu-prof /tmp/prof   # + controller CPU profiles
 //   node bench/bench.mjs --sizes 100,1000 --force-1000 dc-inline,deploy  # N=1000 for these kinds even over budget
+//   node bench/bench.mjs --sizes 100 --repeat 3      # N=100 three times (pod-less and Deployments), for the spread
 //   node bench/bench.mjs --pod-floor=false   # without the bare deployer pods measured after each N's `dc` run
 //
 // Needs the built CLI (npm run build) and the control-plane binaries (hack/local-cluster.sh install).
@@ -672,6 +673,59 @@ async function runOne(kind, n) {
   };
 }
 
+// ------------------------------------------------------------------ repeatability
+/** What the Repeatability section needs of one run: each phase's times and CPU. */
+function repeatSummary(r, rep) {
+  const phase = (ph) => {
+    const p = r.phases[ph];
+    const cpu = p.load?.cpuByProcess ?? {};
+    return { totalMs: p.totalMs, p50: p.p50, ok: p.ok, cpu: Object.values(cpu).reduce((a, b) => a + b, 0), apiserverCpu: cpu['kube-apiserver'] ?? 0, busyCores: p.load?.machineBusyCores };
+  };
+  return { kind: r.kind, n: r.n, rep, create: phase('create'), update: phase('update') };
+}
+
+/**
+ * The runs of each N again (--repeat): every run's totals, and per pair of a DC kind and the
+ * Deployments run next to it, the ratio; then the least, median and largest ratio. One run's ratio
+ * moves with the plane's state and the machine (tens of percent on this one), so a target is
+ * judged on the spread, not on one run.
+ */
+function repeatabilitySection() {
+  const L = [];
+  const ns = [...new Set(repeats.map((r) => r.n))].filter((n) => new Set(repeats.filter((r) => r.n === n).map((r) => r.rep)).size > 1);
+  if (!ns.length) return L;
+  L.push('', '## Repeatability', '');
+  L.push('Each N below 1000 ran more than once (`--repeat`): the first run is the one the tables above show; the others ran the kinds listed, in reversed order every other time, on the same plane, each after the previous run\'s namespace was gone. Total time of each phase, and the DC kind\'s ratio to the Deployments of the same repetition:', '');
+  const present = [...dcKinds, 'deploy'].filter((k) => repeats.some((r) => r.kind === k && ns.includes(r.n)));
+  const dcPresent = present.filter(isDc);
+  L.push('| N | repetition | phase | ' + present.join(' | ') + ' | ' + dcPresent.map((k) => `${k} / deploy`).join(' | ') + ' |');
+  L.push('|---|---|---|' + present.map(() => '---|').join('') + dcPresent.map(() => '---|').join(''));
+  const ratios = {};
+  for (const n of ns) {
+    const reps = [...new Set(repeats.filter((r) => r.n === n).map((r) => r.rep))].sort((a, b) => a - b);
+    for (const rep of reps) for (const ph of ['create', 'update']) {
+      const of = (k) => repeats.find((r) => r.n === n && r.rep === rep && r.kind === k)?.[ph];
+      const d = of('deploy');
+      const cells = present.map((k) => (of(k) ? `${fmt.s(of(k).totalMs / 1000)}${of(k).ok ? '' : ' (timed out)'}` : ''));
+      const rs = dcPresent.map((k) => {
+        if (!of(k) || !d) return '';
+        const key = `${n} ${ph} ${k}`;
+        (ratios[key] ??= []).push(of(k).totalMs / d.totalMs);
+        return fmt.ratio(of(k).totalMs, d.totalMs);
+      });
+      L.push(`| ${n} | ${rep + 1} | ${ph === 'create' ? 'first rollout' : 'template update'} | ${cells.join(' | ')} | ${rs.join(' | ')} |`);
+    }
+  }
+  L.push('');
+  for (const [key, xs] of Object.entries(ratios)) {
+    if (xs.length < 2) continue;
+    const [n, ph, kind] = key.split(' ');
+    const sorted = [...xs].sort((a, b) => a - b);
+    L.push(`- N=${n} ${kind} ${ph === 'create' ? 'first rollout' : 'template update'}: ${xs.length} runs, ratio ${sorted[0].toFixed(2)}× / ${percentile(sorted, 50).toFixed(2)}× / ${sorted.at(-1).toFixed(2)}× (least / median / largest)${sorted.at(-1) <= 1 ? ': ≤ 1.0× in every run' : sorted[0] <= 1 ? ': ≤ 1.0× in some runs, not in others' : ': over 1.0× in every run'}.`);
+  }
+  return L;
+}
+
 // ------------------------------------------------------------------ a deployer pod's floor
 /** The processes a bare pod's life touches (kube-controller-manager, kwok and the bench driver left out). */
 const PodFloorProcesses = ['kube-apiserver', 'etcd', 'kube-scheduler', 'process-kubelet', 'deployers'];
@@ -1121,6 +1175,7 @@ function report(results, idle, skipped) {
   }
   L.push('', 'Analysis:', '');
   for (const line of analysis(byN)) L.push(`- ${line}`);
+  L.push(...repeatabilitySection());
   if (idle) {
     const i = idle;
     L.push('', `## Idle: ${i.count} DCs with 3 RCs each`, '');
@@ -1292,6 +1347,11 @@ const previousRun = existsSync(path.join(repo, 'bench/last-results.json'))
   ? JSON.parse(readFileSync(path.join(repo, 'bench/last-results.json'), 'utf8')) : undefined;
 let idle;
 const podFloors = [];
+// --repeat K (default 1): each N below 1000 runs K times (the first run is the one the tables
+// show); --repeat-kinds: which kinds repeat (default: the pod-less mode and Deployments).
+const repeatCount = Math.max(1, Number(args.repeat ?? 1));
+const repeatKinds = (args['repeat-kinds'] ?? 'dc-inline,deploy').split(',').filter((k) => kinds.includes(k));
+const repeats = [];
 let deployerStart;
 let requestCost;
 if (args['report-only'] === 'true') {
@@ -1304,6 +1364,7 @@ if (args['report-only'] === 'true') {
   deployerStart = last.deployerStart;
   requestCost = last.requestCost;
   podFloors.push(...(last.podFloors ?? []));
+  repeats.push(...(last.repeats ?? []));
   sizes.length = 0;
   args.idle = '0';
 }
@@ -1333,6 +1394,13 @@ try {
     }
     // After the three kinds of this N: bare deployer pods, for the pod mode's lower bound.
     if (kinds.includes('dc') && args['pod-floor'] !== 'false' && results.some((r) => r.kind === 'dc' && r.n === n)) podFloors.push(await runPodFloor(n));
+    for (const r of results.filter((x) => x.n === n)) repeats.push(repeatSummary(r, 0));
+    // --repeat K: K-1 more runs of the --repeat-kinds of this N, in reversed order every other
+    // time, so that the spread of the ratios between runs on this plane is known (Repeatability).
+    for (let rep = 1; rep < repeatCount && n < 1000; rep++) {
+      const order = rep % 2 === 1 ? [...repeatKinds].reverse() : repeatKinds;
+      for (const kind of order) repeats.push(repeatSummary(await runOne(kind, n), rep));
+    }
   }
   if (idleN > 0 && args['report-only'] !== 'true') idle = await idleRun(idleN);
   else if (!idle && previousRun?.idle) {
@@ -1343,7 +1411,7 @@ try {
   const md = report(results, idle, skipped);
   const docs = path.join(repo, 'docs');
   writeFileSync(path.join(docs, 'benchmarks.md'), md);
-  writeFileSync(path.join(repo, 'bench/last-results.json'), JSON.stringify({ started: started.toISOString(), maxPods, controllerArgs, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart, requestCost, podFloors }, null, 1));
+  writeFileSync(path.join(repo, 'bench/last-results.json'), JSON.stringify({ started: started.toISOString(), maxPods, controllerArgs, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart, requestCost, podFloors, repeats }, null, 1));
   try {
     renderChart(results, path.join(docs, 'benchmarks.svg'), path.join(docs, 'benchmarks.png'));
   } catch (err) {
