@@ -1,6 +1,5 @@
 // The benchmark chart: a hand-written SVG (no charting dependency for three bar groups), turned
 // into PNG by rsvg-convert (librsvg2-bin) or ImageMagick's convert, whichever is installed.
-import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 
 const esc = (s) => String(s).replace(/&/g, '&amp;').replace(/</g, '&lt;');
@@ -33,8 +32,8 @@ function panel({ x, y, w, h, title, unit, groups }) {
   return out;
 }
 
-/** Writes the SVG and a PNG next to it; throws if no converter is installed. */
-export function renderChart(results, svgFile, pngFile) {
+/** Writes the chart as SVG (markdown renders it; no converter needed). */
+export function renderChart(results, svgFile) {
   const byN = new Map();
   for (const r of results) {
     if (!byN.has(r.n)) byN.set(r.n, {});
@@ -64,15 +63,4 @@ export function renderChart(results, svgFile, pngFile) {
   ];
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="DejaVu Sans, sans-serif">\n${els.join('\n')}\n</svg>\n`;
   writeFileSync(svgFile, svg);
-  const tries = [['rsvg-convert', [svgFile, '-o', pngFile]], ['/usr/bin/convert', [svgFile, pngFile]]];
-  const errors = [];
-  for (const [cmd, argv] of tries) {
-    try {
-      execFileSync(cmd, argv, { stdio: 'pipe' });
-      return;
-    } catch (err) {
-      errors.push(`${cmd}: ${err.message.split('\n')[0]}`);
-    }
-  }
-  throw new Error(`no SVG→PNG converter worked (apt-get install librsvg2-bin): ${errors.join('; ')}`);
 }
