@@ -435,6 +435,36 @@ async function demandedWaitMs(dc) {
 }
 
 // ------------------------------------------------------------------ one comparison run
+/**
+ * A Deployment's counterpart of the DC write → RC latency: from the bench's create (first
+ * rollout) or template patch (update) of each Deployment to kube-controller-manager's create of
+ * the ReplicaSet for it (its first and second ReplicaSet, in order), in ms.
+ */
+function deploymentWriteToReplicaSet(namespace, events) {
+  const writes = new Map(); // deployment → [create, patch] times
+  const sets = new Map(); // deployment → ReplicaSet create times
+  for (const e of events) {
+    const ref = e.objectRef ?? {};
+    if (ref.namespace !== namespace || ref.subresource || (e.responseStatus?.code ?? 200) >= 300) continue;
+    const t = Date.parse(e.requestReceivedTimestamp);
+    if (ref.resource === 'deployments' && (e.verb === 'create' || e.verb === 'patch')) {
+      const name = ref.name ?? e.requestURI?.split('?')[0].split('/').at(-1);
+      if (name) writes.set(name, [...(writes.get(name) ?? []), t]);
+    }
+    if (ref.resource === 'replicasets' && e.verb === 'create' && e.userAgent?.includes('deployment-controller') && ref.name) {
+      // A ReplicaSet is named <deployment>-<pod-template-hash>.
+      const owner = ref.name.slice(0, ref.name.lastIndexOf('-'));
+      sets.set(owner, [...(sets.get(owner) ?? []), t]);
+    }
+  }
+  const out = [];
+  for (const [name, ws] of writes) {
+    const cs = (sets.get(name) ?? []).sort((a, b) => a - b);
+    ws.sort((a, b) => a - b).forEach((w, k) => { if (cs[k] !== undefined) out.push(cs[k] - w); });
+  }
+  return out;
+}
+
 /** Deployer-pod start costs of one DC run, from the process kubelet's log and the audit log. */
 function deployerStartCosts(namespace, events, kubeletLogOffset) {
   const text = readFileSync(path.join(clusterDir, 'process-kubelet.log'), 'utf8').slice(kubeletLogOffset);
@@ -663,6 +693,7 @@ async function runOne(kind, n) {
   }
   const startCosts = isDc(kind) ? deployerStartCosts(ns, events, kubeletLogOffset) : undefined;
   const inlineSteps = kind === 'dc-inline' ? inlineTimeline(ns, events, marks) : undefined;
+  const writeToReplicaSet = kind === 'deploy' ? deploymentWriteToReplicaSet(ns, events) : undefined;
   const namespaceDeleteSeconds = await deleteNamespaceAndWait(ns);
   const cpu = isDc(kind)
     ? { controller: proc.controller.cpuSeconds, deployers: proc.kubelet.childCpuSeconds, kcm: proc.kcm.cpuSeconds }
@@ -673,7 +704,7 @@ async function runOne(kind, n) {
     rss: isDc(kind)
       ? { controller: proc.controller.peakRss, deployersPeakSum: proc.kubelet.peakChildrenRss, deployerPeakOne: proc.kubelet.peakChildRss, maxDeployers: proc.kubelet.maxChildren, kcm: proc.kcm.peakRss }
       : { kcm: proc.kcm.peakRss },
-    controllerMetrics, startCosts, inlineSteps, apiserverProfile, namespaceDeleteSeconds,
+    controllerMetrics, startCosts, inlineSteps, apiserverProfile, namespaceDeleteSeconds, writeToReplicaSet,
     demandedWaitMs: isDc(kind) ? await demandedWaitMs(dcManifest(names[0])) : undefined,
   };
 }
@@ -1261,7 +1292,7 @@ function analysis(byN) {
     const kcmPerDeployment = deploy.cpu.kcm / deploy.rollouts;
     out.push(`N=${n} pod-less (dc-inline) against Deployments, same plane, one run: total time ${fmt.ratio(r.phases.create.totalMs, deploy.phases.create.totalMs)} (first rollout) and ${fmt.ratio(r.phases.update.totalMs, deploy.phases.update.totalMs)} (template update), target ≤ 1.0×; API requests per rollout ${fmt.n(tot(r), 1)} against ${fmt.n(tot(deploy), 1)} = ${fmt.ratio(tot(r), tot(deploy))}, target ≤ 1.2×; conflicts from our controller ${fmt.n(ours / r.rollouts, 2)} per rollout, target 0; controller CPU ${fmt.n(ctlPerRollout * 1000, 0)} ms per rollout against kube-controller-manager's ${fmt.n(kcmPerDeployment * 1000, 0)} ms per Deployment rollout.`
       + (r.conflictCauses ? ` The RC manager's status writes conflicted ${fmt.n(rcmOwn, 2)} times per rollout with its own previous write (its cache had not seen it yet; each conflict is followed by a GET and the PUT again, about ${fmt.n(3 * rcmOwn, 1)} requests per rollout) and ${fmt.n(rcmOurs, 2)} times with a write of our controller; the ReplicaSet controller (the same code in kube-controller-manager) had ${fmt.n((deploy.conflicts['kcm/replicaset-controller update replicasets/status'] ?? 0) / deploy.rollouts, 2)} status conflicts per rollout in the Deployment run: since kube 1.36 it waits for its own writes before syncing a ReplicaSet again (feature gate StaleControllerConsistencyReplicaSet).` : '')
-      + (c ? ` Where the time goes (medians): ${fmt.ms(med(c.writeToRc))} from the DC write to the RC, ${fmt.ms(med(c.rcToFirstStep))} to the first step, ${fmt.ms(med(c.steps))} of steps (the template update demands ${fmt.s((r.demandedWaitMs?.update ?? 0) / 1000)} of updatePeriodSeconds; the rest is the RC manager creating pods and kwok's ${readyDelayMs} ms readiness), ${fmt.ms(med(c.lastStepToDone))} from Complete to the DC status saying so. Per-object p50 ${fmt.s(r.phases.update.p50 / 1000)} against the Deployment's ${fmt.s(deploy.phases.update.p50 / 1000)} + ${fmt.s((r.demandedWaitMs?.update ?? 0) / 1000)} demanded (template update).` : '')
+      + (c ? ` Where the time goes (medians): ${fmt.ms(med(c.writeToRc))} from the DC write to the RC${deploy.writeToReplicaSet?.length ? ` (a Deployment's write to its ReplicaSet in the Deployment run: ${fmt.ms(med(deploy.writeToReplicaSet))}, p90 ${fmt.ms(percentile(deploy.writeToReplicaSet, 90))}; the DC's p90 ${fmt.ms(percentile(c.writeToRc, 90))})` : ''}, ${fmt.ms(med(c.rcToFirstStep))} to the first step, ${fmt.ms(med(c.steps))} of steps (the template update demands ${fmt.s((r.demandedWaitMs?.update ?? 0) / 1000)} of updatePeriodSeconds; the rest is the RC manager creating pods and kwok's ${readyDelayMs} ms readiness), ${fmt.ms(med(c.lastStepToDone))} from Complete to the DC status saying so. Per-object p50 ${fmt.s(r.phases.update.p50 / 1000)} against the Deployment's ${fmt.s(deploy.phases.update.p50 / 1000)} + ${fmt.s((r.demandedWaitMs?.update ?? 0) / 1000)} demanded (template update).` : '')
       + firstRolloutLine(r, deploy));
     out.push(...cpuBudgetLines(n, r, deploy));
   }
