@@ -24,6 +24,7 @@ import { LoadSampler, ProcSampler, clientOf, countByClientVerb, describeLoad, fi
 import { renderChart } from './chart.mjs';
 import { Categories as ApiserverCategories, Other as ApiserverOther, summarizeProfiles } from './apiserver-profile.mjs';
 import { loadAll } from 'js-yaml';
+import * as processKubelet from '../hack/process-kubelet/lib.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = parseArgs(process.argv.slice(2));
@@ -31,9 +32,10 @@ const args = parseArgs(process.argv.slice(2));
 const outName = args.out ?? 'benchmarks';
 if (!/^benchmarks(-[a-z0-9]+)?$/.test(outName)) throw new Error(`--out ${outName}: want benchmarks or benchmarks-<suffix>`);
 const resultsFile = path.join(repo, outName === 'benchmarks' ? 'bench/last-results.json' : `bench/last-results-${outName.slice('benchmarks-'.length)}.json`);
-// --report-only re-renders with what the measured run used (recorded in last-results.json).
-const recorded = args['report-only'] === 'true' && existsSync(resultsFile)
-  ? JSON.parse(readFileSync(resultsFile, 'utf8')) : undefined;
+// The last run's results: --report-only re-renders them with what that run used; --idle 0 keeps
+// its idle figures.
+const previousRun = existsSync(resultsFile) ? JSON.parse(readFileSync(resultsFile, 'utf8')) : undefined;
+const recorded = args['report-only'] === 'true' ? previousRun : undefined;
 const clusterDir = args['cluster-dir'] ?? recorded?.clusterDir ?? '/tmp/bench-cluster';
 const sizes = (args.sizes ?? '10,100,1000').split(',').map(Number);
 const idleN = Number(args.idle ?? 1000);
@@ -45,18 +47,13 @@ const dcKinds = ['dc', 'dc-inline'];
 const kindLabel = { dc: 'DC (deployer pod)', 'dc-inline': 'DC (pod-less)', deploy: 'Deployment' };
 const replicas = 3;
 const readyDelayMs = Number(args['ready-delay-ms'] ?? 1000);
-// --report-only re-renders with the limit the measured run used (recorded in last-results.json).
-const recordedMaxPods = args['report-only'] === 'true' && existsSync(resultsFile)
-  ? JSON.parse(readFileSync(resultsFile, 'utf8')).maxPods : undefined;
 // 16 deployer processes at once: what this 2-core machine sustains next to its control plane
 // (measured at N=100, see the Setup text of the report); --max-pods to compare.
 const DefaultMaxPods = 16;
-const maxPods = Number(args['max-pods'] ?? recordedMaxPods ?? DefaultMaxPods);
+const maxPods = Number(args['max-pods'] ?? recorded?.maxPods ?? DefaultMaxPods);
 // --controller-args "--flag=value ...": extra flags for every controller the bench starts (for a
 // before/after comparison of a flag on one plane); recorded in last-results.json and the report.
-const recordedControllerArgs = args['report-only'] === 'true' && existsSync(resultsFile)
-  ? JSON.parse(readFileSync(resultsFile, 'utf8')).controllerArgs : undefined;
-const controllerArgs = recordedControllerArgs ?? (args['controller-args'] ?? '').split(/\s+/).filter(Boolean);
+const controllerArgs = recorded?.controllerArgs ?? (args['controller-args'] ?? '').split(/\s+/).filter(Boolean);
 const auditLog = path.join(clusterDir, 'audit.log');
 const started = new Date();
 
@@ -362,11 +359,13 @@ async function watchDone(pathName, listFn) {
 function deployerStartCost() {
   const runs = [];
   for (let i = 0; i < 5; i++) {
-    // The environment a deployer pod gets from the process kubelet (hack/process-kubelet/lib.mjs
-    // baseEnv), not this shell's: a NODE_EXTRA_CA_CERTS bundle here would add its parsing (~40 ms).
-    const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M %e', process.execPath, path.join(repo, 'bin/dcctl.js'), 'deploy', '--deployment', 'bench-no-such-rc', '--namespace', 'default'], {
-      env: { PATH: `${path.dirname(process.execPath)}:${process.env.PATH ?? '/usr/bin:/bin'}`, HOME: os.tmpdir(), KUBECONFIG: kubeconfig }, encoding: 'utf8',
+    // The environment the process kubelet gives a deployer pod, not this shell's: a
+    // NODE_EXTRA_CA_CERTS bundle here would add its parsing (~40 ms).
+    const env = processKubelet.baseEnv({
+      shimDir: path.join(clusterDir, 'process-kubelet-bin'), nodeDir: path.dirname(process.execPath), hostPath: process.env.PATH,
+      home: os.tmpdir(), podName: 'bench-deployer-start', kubeconfig,
     });
+    const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M %e', process.execPath, path.join(repo, 'bin/dcctl.js'), 'deploy', '--deployment', 'bench-no-such-rc', '--namespace', 'default'], { env, encoding: 'utf8' });
     const last = (r.stderr ?? '').trim().split('\n').at(-1) ?? '';
     const [u, sys, kib, wall] = last.split(' ').map(Number);
     if (Number.isFinite(u)) runs.push({ cpu: u + sys, rss: kib * 1024, wall });
@@ -443,18 +442,19 @@ async function demandedWaitMs(dc) {
 function deploymentWriteToReplicaSet(namespace, events) {
   const writes = new Map(); // deployment → [create, patch] times
   const sets = new Map(); // deployment → ReplicaSet create times
+  const add = (map, key, t) => { const list = map.get(key); if (list) list.push(t); else map.set(key, [t]); };
   for (const e of events) {
     const ref = e.objectRef ?? {};
     if (ref.namespace !== namespace || ref.subresource || (e.responseStatus?.code ?? 200) >= 300) continue;
     const t = Date.parse(e.requestReceivedTimestamp);
     if (ref.resource === 'deployments' && (e.verb === 'create' || e.verb === 'patch')) {
       const name = ref.name ?? e.requestURI?.split('?')[0].split('/').at(-1);
-      if (name) writes.set(name, [...(writes.get(name) ?? []), t]);
+      if (name) add(writes, name, t);
     }
     if (ref.resource === 'replicasets' && e.verb === 'create' && e.userAgent?.includes('deployment-controller') && ref.name) {
       // A ReplicaSet is named <deployment>-<pod-template-hash>.
       const owner = ref.name.slice(0, ref.name.lastIndexOf('-'));
-      sets.set(owner, [...(sets.get(owner) ?? []), t]);
+      add(sets, owner, t);
     }
   }
   const out = [];
@@ -710,13 +710,9 @@ async function runOne(kind, n) {
 }
 
 // ------------------------------------------------------------------ repeatability
-/** What the Repeatability section needs of one run: each phase's times and CPU. */
+/** What the Repeatability section needs of one run: each phase's total time and whether it finished. */
 function repeatSummary(r, rep) {
-  const phase = (ph) => {
-    const p = r.phases[ph];
-    const cpu = p.load?.cpuByProcess ?? {};
-    return { totalMs: p.totalMs, p50: p.p50, ok: p.ok, cpu: Object.values(cpu).reduce((a, b) => a + b, 0), apiserverCpu: cpu['kube-apiserver'] ?? 0, busyCores: p.load?.machineBusyCores };
-  };
+  const phase = (ph) => ({ totalMs: r.phases[ph].totalMs, ok: r.phases[ph].ok });
   return { kind: r.kind, n: r.n, rep, create: phase('create'), update: phase('update') };
 }
 
@@ -792,7 +788,7 @@ async function runPodFloor(n) {
     await core.createNamespacedPod({
       namespace: ns,
       body: {
-        metadata: { name, labels: { 'openshift.io/deployer-pod-for.name': name.replace(/-deploy$/, '') } },
+        metadata: { name, labels: { [processKubelet.DeployerPodLabel]: name.replace(/-deploy$/, '') } },
         spec: {
           containers: [{ name: 'deployment', image: 'dcctl:local', command: ['node', '-e', '0'], terminationMessagePolicy: 'FallbackToLogsOnError', imagePullPolicy: 'IfNotPresent' }],
           restartPolicy: 'Never', serviceAccountName: 'deployer', terminationGracePeriodSeconds: 10, activeDeadlineSeconds: 21600,
@@ -1383,8 +1379,6 @@ function firstRolloutLine(r, deploy) {
 // ------------------------------------------------------------------ main
 const results = [];
 const skipped = [];
-const previousRun = existsSync(resultsFile)
-  ? JSON.parse(readFileSync(resultsFile, 'utf8')) : undefined;
 let idle;
 const podFloors = [];
 // --repeat K (default 1): each N below 1000 runs K times (the first run is the one the tables
@@ -1396,7 +1390,7 @@ let deployerStart;
 let requestCost;
 if (args['report-only'] === 'true') {
   // Re-render the report and the chart from the last run's results file.
-  const last = JSON.parse(readFileSync(resultsFile, 'utf8'));
+  const last = recorded;
   started.setTime(Date.parse(last.started ?? started.toISOString()));
   results.push(...last.results);
   skipped.push(...last.skipped);
