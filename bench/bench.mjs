@@ -11,6 +11,7 @@
 //   node bench/bench.mjs --sizes 100,1000 --force-1000 dc-inline,deploy  # N=1000 for these kinds even over budget
 //   node bench/bench.mjs --sizes 100 --repeat 3      # N=100 three times (pod-less and Deployments), for the spread
 //   node bench/bench.mjs --pod-floor=false   # without the bare deployer pods measured after each N's `dc` run
+//   node bench/bench.mjs --node current      # controller and deployer pods on this Node.js, not the image's major
 //
 // Needs the built CLI (npm run build) and the control-plane binaries (hack/local-cluster.sh install).
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
@@ -56,6 +57,13 @@ const maxPods = Number(args['max-pods'] ?? recorded?.maxPods ?? DefaultMaxPods);
 const controllerArgs = recorded?.controllerArgs ?? (args['controller-args'] ?? '').split(/\s+/).filter(Boolean);
 const auditLog = path.join(clusterDir, 'audit.log');
 const started = new Date();
+// --node auto|current|PATH: the Node.js that runs the controller and the deployer pods. `auto`
+// (the default) is the image's major version (the Dockerfile's `FROM node:<major>`) from the npm
+// registry's `node` package, as `npm run test:unit:lts` gets it: what those processes run in a
+// cluster. Their CPU depends on it: Node.js 20 parses its ~140 bundled root certificates for the
+// first TLS context with a custom CA (~30 ms per deployer process), Node.js 26 does not.
+// Results of runs before --node have none: they ran everything on the bench's Node.js.
+const podNode = recorded ? (recorded.podNode ?? { path: process.execPath, version: process.version }) : resolvePodNode(args.node ?? 'auto');
 
 function parseArgs(argv) {
   const out = {};
@@ -70,6 +78,25 @@ function parseArgs(argv) {
 }
 
 const log = (msg) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
+
+/** `{ path, version }` of the Node.js for --node (see podNode); `auto` falls back to this process's. */
+function resolvePodNode(choice) {
+  const current = { path: process.execPath, version: process.version };
+  if (choice === 'current') return current;
+  let binary = choice;
+  if (choice === 'auto') {
+    const major = /^FROM node:(\d+)/m.exec(readFileSync(path.join(repo, 'Dockerfile'), 'utf8'))?.[1];
+    const r = major ? spawnSync('npx', ['-y', `node@${major}`, '-p', 'process.execPath'], { encoding: 'utf8', timeout: 300_000 }) : undefined;
+    binary = r?.status === 0 ? r.stdout.trim().split('\n').at(-1) : '';
+    if (!binary || !existsSync(binary)) {
+      log(`--node auto: no Node.js ${major ?? '(no FROM node:<major> in the Dockerfile)'} from the npm registry; the controller and deployer pods run ${process.version}`);
+      return current;
+    }
+  }
+  const v = spawnSync(binary, ['--version'], { encoding: 'utf8' });
+  if (v.status !== 0) throw new Error(`--node ${choice}: ${binary} does not run`);
+  return { path: binary, version: v.stdout.trim() };
+}
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const mergePatch = setHeaderOptions('Content-Type', PatchStrategy.MergePatch);
 
@@ -88,6 +115,9 @@ function ensureCluster() {
     clusterScript('status');
     if (!existsSync(auditLog)) throw new Error(`the cluster in ${clusterDir} runs without the audit log; run: LOCAL_CLUSTER_DIR=${clusterDir} hack/local-cluster.sh down`);
     log(`reusing the cluster in ${clusterDir}`);
+    const kubeletLog = path.join(clusterDir, 'process-kubelet.log');
+    const kubeletNode = existsSync(kubeletLog) ? [...readFileSync(kubeletLog, 'utf8').matchAll(/pods run (\S+)/g)].at(-1)?.[1] : undefined;
+    if (kubeletNode !== podNode.path) log(`its process kubelet runs pods with ${kubeletNode ?? 'an unknown Node.js'}, not ${podNode.path}: deployer figures are that Node.js's`);
     return;
   } catch (err) {
     if (err.message?.includes('audit')) throw err;
@@ -96,6 +126,7 @@ function ensureCluster() {
   clusterScript('up', {
     POD_READY_DELAY_MS: String(readyDelayMs),
     PROCESS_KUBELET_MAX_PODS: String(maxPods),
+    PROCESS_KUBELET_NODE: podNode.path,
     // N=1000 with 3 replicas is 3000 app pods plus deployer pods: more than 3 × 250 slots.
     KWOK_NODE_PODS: '2000',
     KUBE_APISERVER_EXTRA_ARGS: [
@@ -223,7 +254,7 @@ function startController(namespace, extra = []) {
   // --cpu-prof DIR: V8 CPU profiles of the controller (one .cpuprofile per run, written on exit).
   if (args['cpu-prof']) argv.unshift('--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`);
   argv.unshift(...controllerNodeOptions);
-  const child = spawn(process.execPath, argv, { env: { ...process.env, KUBECONFIG: kubeconfig }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(podNode.path, argv, { env: { ...process.env, KUBECONFIG: kubeconfig }, stdio: ['ignore', 'ignore', 'pipe'] });
   let errTail = '';
   child.stderr.on('data', (d) => { errTail = (errTail + d).slice(-4000); });
   const exited = new Promise((r) => child.once('exit', r));
@@ -362,10 +393,10 @@ function deployerStartCost() {
     // The environment the process kubelet gives a deployer pod, not this shell's: a
     // NODE_EXTRA_CA_CERTS bundle here would add its parsing (~40 ms).
     const env = processKubelet.baseEnv({
-      shimDir: path.join(clusterDir, 'process-kubelet-bin'), nodeDir: path.dirname(process.execPath), hostPath: process.env.PATH,
+      shimDir: path.join(clusterDir, 'process-kubelet-bin'), nodeDir: path.dirname(podNode.path), hostPath: process.env.PATH,
       home: os.tmpdir(), podName: 'bench-deployer-start', kubeconfig,
     });
-    const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M %e', process.execPath, path.join(repo, 'bin/dcctl.js'), 'deploy', '--deployment', 'bench-no-such-rc', '--namespace', 'default'], { env, encoding: 'utf8' });
+    const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M %e', podNode.path, path.join(repo, 'bin/dcctl.js'), 'deploy', '--deployment', 'bench-no-such-rc', '--namespace', 'default'], { env, encoding: 'utf8' });
     const last = (r.stderr ?? '').trim().split('\n').at(-1) ?? '';
     const [u, sys, kib, wall] = last.split(' ').map(Number);
     if (Number.isFinite(u)) runs.push({ cpu: u + sys, rss: kib * 1024, wall });
@@ -392,7 +423,7 @@ for (let i = 0; i < n; i++) await rest.request('GET', '/api/v1/namespaces/defaul
 const c = process.cpuUsage(c0);
 console.log(JSON.stringify({ cpuMs: (c.user + c.system) / 1000 / n, requests: n }));
 process.exit(0);`;
-  const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, KUBECONFIG: kubeconfig }, encoding: 'utf8' });
+  const r = spawnSync(podNode.path, ['--input-type=module', '-e', script], { env: { ...process.env, KUBECONFIG: kubeconfig }, encoding: 'utf8' });
   try {
     const cost = JSON.parse((r.stdout ?? '').trim().split('\n').at(-1) ?? '');
     return Number.isFinite(cost.cpuMs) ? cost : undefined;
@@ -1084,7 +1115,7 @@ function verbsLine(perVerb, rollouts) {
 function report(results, idle, skipped) {
   const L = [];
   L.push('# Benchmarks', '');
-  L.push(`Generated by \`npm run bench\` (bench/bench.mjs) on ${started.toISOString().slice(0, 16)}Z: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}.`);
+  L.push(`Generated by \`npm run bench\` (bench/bench.mjs) on ${started.toISOString().slice(0, 16)}Z: ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? '?'}), ${Math.round(os.totalmem() / 2 ** 30)} GiB; the controller and the deployer pods ran Node.js ${podNode.version} (${podNode.version === process.version ? 'the bench\'s own' : 'the image\'s major, from the npm registry; the bench driver and the process kubelet ran ' + process.version}).`);
   L.push('Do not edit by hand: rerun the benchmark.', '');
   L.push(`![DC vs Deployment](${outName}.svg)`, '');
   L.push('## Setup', '');
@@ -1445,7 +1476,7 @@ try {
   const md = report(results, idle, skipped);
   const docs = path.join(repo, 'docs');
   writeFileSync(path.join(docs, `${outName}.md`), md);
-  writeFileSync(resultsFile, JSON.stringify({ started: started.toISOString(), maxPods, controllerArgs, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart, requestCost, podFloors, repeats }, null, 1));
+  writeFileSync(resultsFile, JSON.stringify({ started: started.toISOString(), maxPods, podNode, controllerArgs, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart, requestCost, podFloors, repeats }, null, 1));
   try {
     renderChart(results, path.join(docs, `${outName}.svg`));
   } catch (err) {

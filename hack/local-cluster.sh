@@ -13,7 +13,8 @@
 # Environment: LOCAL_CLUSTER_DIR (run directory, default <repo>/.local-cluster),
 # XDG_CACHE_HOME (binary cache), POD_READY_DELAY_MS (kwok readiness delay, default 0),
 # KWOK_NODES (default 3), KWOK_NODE_PODS (pod capacity per node, default 250), PROCESS_KUBELET (1 = start it, the default), PROCESS_KUBELET_MAX_PODS
-# (pod processes run at once, default 8), INSTALL_PROGRESS_SECONDS (install progress interval, default 30), KUBE_APISERVER_EXTRA_ARGS (extra kube-apiserver flags,
+# (pod processes run at once, default 8), PROCESS_KUBELET_NODE (the node binary pod processes run, default the
+# process kubelet's own), INSTALL_PROGRESS_SECONDS (install progress interval, default 30), KUBE_APISERVER_EXTRA_ARGS (extra kube-apiserver flags,
 # whitespace-separated; e.g. the benchmark's audit log: --audit-policy-file=... --audit-log-path=...).
 # Without an --audit-policy-file there, kube-apiserver writes an audit log of the DeploymentConfig
 # groups only (hack/audit-policy-dc.yaml, Metadata level) to <run dir>/audit-dc.log.

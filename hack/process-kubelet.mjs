@@ -6,7 +6,7 @@
 //
 //   env KUBECONFIG=<run dir>/admin.kubeconfig LOCAL_CLUSTER_DIR=<run dir> node hack/process-kubelet.mjs
 import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync, fstatSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync, fstatSync } from 'node:fs';
 import https from 'node:https';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
@@ -21,6 +21,10 @@ const dcctlPath = path.join(repoDir, 'bin/dcctl.js');
 const shimDir = path.join(runDir, 'process-kubelet-bin');
 const logDir = path.join(runDir, 'pod-logs');
 const scratchRoot = path.join(runDir, 'pod-scratch');
+// The Node.js that pod processes run (`node` on their PATH, the deployer, the shims): by default
+// this process's own; PROCESS_KUBELET_NODE picks another, e.g. the image's major version for the
+// benchmark (bench/bench.mjs --node), since a deployer's start-up cost depends on it.
+const podNode = process.env.PROCESS_KUBELET_NODE || process.execPath;
 
 const log = (msg) => process.stdout.write(`${lib.logLine(new Date(), msg)}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -215,7 +219,7 @@ async function prepare(run) {
   const kubeconfig = await serviceAccountKubeconfig(run, scratch);
   const base = lib.baseEnv({
     shimDir,
-    nodeDir: path.dirname(process.execPath),
+    nodeDir: path.dirname(podNode),
     hostPath: process.env.PATH,
     home: scratch,
     podName: pod.metadata.name,
@@ -227,7 +231,7 @@ async function prepare(run) {
   for (const s of resolved.skipped) log(`${run.key}: env ${s}`);
   // The pod's own KUBECONFIG would point at a path inside its image; it gets the SA's.
   const env = { ...resolved.env, KUBECONFIG: kubeconfig };
-  const cmd = lib.commandFor(container, { nodePath: process.execPath, dcctlPath, shimDir, env });
+  const cmd = lib.commandFor(container, { nodePath: podNode, dcctlPath, shimDir, env });
   if (cmd.error) throw new Error(cmd.error);
   return { scratch, env, argv: cmd.argv };
 }
@@ -610,13 +614,17 @@ process.on('SIGTERM', () => shutdown('SIGTERM'));
 process.on('SIGINT', () => shutdown('SIGINT'));
 process.on('unhandledRejection', (err) => log(`unhandled rejection: ${err?.stack ?? err}`));
 
+if (!existsSync(podNode)) {
+  log(`PROCESS_KUBELET_NODE=${JSON.stringify(podNode)}: no such file`);
+  process.exit(2);
+}
 mkdirSync(logDir, { recursive: true });
 mkdirSync(scratchRoot, { recursive: true });
 mkdirSync(shimDir, { recursive: true });
-for (const [name, text] of Object.entries(lib.shimScripts({ nodePath: process.execPath, dcctlPath }))) {
+for (const [name, text] of Object.entries(lib.shimScripts({ nodePath: podNode, dcctlPath }))) {
   writeFileSync(path.join(shimDir, name), text, { mode: 0o755 });
 }
-log(`process kubelet started (pid ${process.pid}); cluster ${kc.getCurrentCluster()?.server}; run dir ${runDir}; at most ${maxPods} pod process(es) at once`);
+log(`process kubelet started (pid ${process.pid}); cluster ${kc.getCurrentCluster()?.server}; run dir ${runDir}; at most ${maxPods} pod process(es) at once; pods run ${podNode}`);
 try {
   statSync(path.join(repoDir, 'dist/cli/index.js'));
 } catch {
