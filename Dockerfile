@@ -1,7 +1,12 @@
 # syntax=docker/dockerfile:1
 # One image for the controller and for deployer pods:
-#   controller:    (default CMD)                 node /app/bin/dcctl.js controller
-#   deployer pod:  args ["deploy"], or a command such as ["openshift-deploy"] / ["dcctl", "deploy"]
+#   deployer pod:  (default CMD)                 node /app/bin/dcctl.js deploy
+#                  The controller builds deployer pods as OpenShift does, with no command and no
+#                  args, so the image's defaults must run the deployer (OpenShift's deployer image
+#                  runs openshift-deploy the same way); a command such as ["openshift-deploy"] or
+#                  ["dcctl", "deploy"] (--deployer-command) does the same.
+#   controller:    args ["controller", ...]      (deploy/base/controller.yaml)
+#   API server:    args ["apiserver", ...]       (deploy/overlays/aggregated/apiserver.yaml)
 # Custom strategies whose command calls `openshift-deploy` (OpenShift's deployer binary name)
 # get `dcctl deploy` through the shim in /usr/local/bin.
 
@@ -34,4 +39,4 @@ RUN printf '#!/bin/sh\nexec node /app/bin/dcctl.js deploy "$@"\n' > /usr/local/b
 # Group 0 as on OpenShift, where the UID is arbitrary but the group is root.
 USER 1001:0
 ENTRYPOINT ["node", "/app/bin/dcctl.js"]
-CMD ["controller"]
+CMD ["deploy"]

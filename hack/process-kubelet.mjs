@@ -18,6 +18,9 @@ import * as logs from './process-kubelet/logs.mjs';
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runDir = path.resolve(process.env.LOCAL_CLUSTER_DIR ?? path.join(repoDir, '.local-cluster'));
 const dcctlPath = path.join(repoDir, 'bin/dcctl.js');
+// What the project's image runs in a container without a command: read from the Dockerfile, so
+// that pods here run what they would run in a cluster.
+const image = lib.imageDefaults(readFileSync(path.join(repoDir, 'Dockerfile'), 'utf8'));
 const shimDir = path.join(runDir, 'process-kubelet-bin');
 const logDir = path.join(runDir, 'pod-logs');
 const scratchRoot = path.join(runDir, 'pod-scratch');
@@ -231,7 +234,7 @@ async function prepare(run) {
   for (const s of resolved.skipped) log(`${run.key}: env ${s}`);
   // The pod's own KUBECONFIG would point at a path inside its image; it gets the SA's.
   const env = { ...resolved.env, KUBECONFIG: kubeconfig };
-  const cmd = lib.commandFor(container, { nodePath: podNode, dcctlPath, shimDir, env });
+  const cmd = lib.commandFor(container, { nodePath: podNode, dcctlPath, shimDir, image, env });
   if (cmd.error) throw new Error(cmd.error);
   return { scratch, env, argv: cmd.argv };
 }

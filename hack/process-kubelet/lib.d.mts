@@ -25,9 +25,14 @@ export interface EnvRef {
 
 export declare function shimScripts(opts: { nodePath: string; dcctlPath: string }): Record<'openshift-deploy' | 'dcctl', string>;
 export declare function expandVars(input: string, lookup: (name: string) => string | undefined): string;
+export interface ImageDefaults {
+  entrypoint: string[];
+  cmd: string[];
+}
+export declare function imageDefaults(dockerfile: string): ImageDefaults;
 export declare function commandFor(
   container: V1Container,
-  opts: { nodePath: string; dcctlPath: string; shimDir: string; env?: Record<string, string> },
+  opts: { nodePath: string; dcctlPath: string; shimDir: string; image: ImageDefaults; env?: Record<string, string> },
 ): { argv: string[]; error?: undefined } | { error: string; argv?: undefined };
 export declare function fieldRefValue(pod: V1Pod, fieldPath: string): string | undefined;
 export declare function refKey(kind: string, name: string, key: string): string;

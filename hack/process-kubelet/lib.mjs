@@ -67,13 +67,48 @@ export function expandVars(input, lookup) {
 }
 
 /**
+ * The ENTRYPOINT and CMD of a Dockerfile's last stage (exec form, JSON arrays). What the stage
+ * does not set is empty here: the base image's are not known. Throws on the shell form, which
+ * this parser does not model.
+ */
+export function imageDefaults(dockerfile) {
+  const lines = dockerfile.replace(/\\\r?\n/g, ' ').split(/\r?\n/);
+  let entrypoint = [];
+  let cmd = [];
+  for (const line of lines) {
+    const m = /^\s*(FROM|ENTRYPOINT|CMD)\s+(.*)$/i.exec(line);
+    if (!m) continue;
+    const instruction = m[1].toUpperCase();
+    if (instruction === 'FROM') {
+      entrypoint = [];
+      cmd = [];
+      continue;
+    }
+    let value;
+    try {
+      value = JSON.parse(m[2]);
+    } catch {
+      value = undefined;
+    }
+    if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw new Error(`${instruction} ${m[2]}: only the exec form (a JSON array of strings) is supported`);
+    if (instruction === 'ENTRYPOINT') entrypoint = value;
+    else cmd = value;
+  }
+  return { entrypoint, cmd };
+}
+
+/** The image's ENTRYPOINT as this repository's files: `node` and `/app/bin/dcctl.js`. */
+const ImageEntrypoint = ['node', '/app/bin/dcctl.js'];
+
+/**
  * The argv to run for the pod's first container, or `{ error }` when it cannot run here.
- * - `deployment` container without a command: this project's deployer (`dcctl deploy`, or the
- *   container args after the image ENTRYPOINT `dcctl` when args are given);
+ * - `deployment` container without a command: what the project's image runs (`image`, its
+ *   Dockerfile's ENTRYPOINT `node /app/bin/dcctl.js` here as this repository's bin/dcctl.js, then
+ *   the container args, or the image's CMD without them), as a container runtime would;
  * - otherwise `command` + `args`, with the image's shim paths mapped to the local shims.
  * `$(VAR)` references are expanded against `env` (a name → value map).
  */
-export function commandFor(container, { nodePath, dcctlPath, shimDir, env = {} }) {
+export function commandFor(container, { nodePath, dcctlPath, shimDir, image, env = {} }) {
   const lookup = (name) => (Object.hasOwn(env, name) ? env[name] : undefined);
   const command = (container.command ?? []).map((s) => expandVars(s, lookup));
   const args = (container.args ?? []).map((s) => expandVars(s, lookup));
@@ -81,7 +116,10 @@ export function commandFor(container, { nodePath, dcctlPath, shimDir, env = {} }
     if (container.name !== 'deployment') {
       return { error: `container "${container.name}" has no command; the process kubelet cannot run images` };
     }
-    return { argv: [nodePath, dcctlPath, ...(args.length > 0 ? args : ['deploy'])] };
+    if (JSON.stringify(image.entrypoint) !== JSON.stringify(ImageEntrypoint)) {
+      return { error: `the image's ENTRYPOINT ${JSON.stringify(image.entrypoint)} is not ${JSON.stringify(ImageEntrypoint)}; the process kubelet cannot run it` };
+    }
+    return { argv: [nodePath, dcctlPath, ...(args.length > 0 ? args : image.cmd)] };
   }
   const shim = ImageShimPaths[command[0]];
   if (shim) command[0] = `${shimDir}/${shim}`;

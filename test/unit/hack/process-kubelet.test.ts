@@ -10,6 +10,7 @@ import {
   envRefs,
   exitCodeOf,
   expandVars,
+  imageDefaults,
   finishedStatus,
   killGraceSeconds,
   podAction,
@@ -23,7 +24,8 @@ import {
   tokenRequestBody,
 } from '../../../hack/process-kubelet/lib.mjs';
 
-const paths = { nodePath: '/opt/node/bin/node', dcctlPath: '/repo/bin/dcctl.js', shimDir: '/run/shims' };
+const image = { entrypoint: ['node', '/app/bin/dcctl.js'], cmd: ['deploy'] };
+const paths = { nodePath: '/opt/node/bin/node', dcctlPath: '/repo/bin/dcctl.js', shimDir: '/run/shims', image };
 
 function pod(overrides: Partial<V1Pod['spec']> = {}, container: Partial<V1Container> = {}): V1Pod {
   return {
@@ -38,9 +40,25 @@ function pod(overrides: Partial<V1Pod['spec']> = {}, container: Partial<V1Contai
   };
 }
 
+describe('imageDefaults', () => {
+  it("reads the last stage's ENTRYPOINT and CMD", () => {
+    const dockerfile = 'FROM node AS build\nCMD ["build"]\nFROM node\nENTRYPOINT ["node", \\\n "/app/bin/dcctl.js"]\nCMD ["deploy"]\n';
+    expect(imageDefaults(dockerfile)).toEqual(image);
+    expect(imageDefaults('FROM a\nCMD ["x"]\nFROM b\n')).toEqual({ entrypoint: [], cmd: [] });
+  });
+
+  it('refuses the shell form', () => {
+    expect(() => imageDefaults('FROM a\nCMD node app.js\n')).toThrow(/exec form/);
+  });
+});
+
 describe('commandFor', () => {
-  it('runs the project deployer for a deployment container without a command', () => {
+  it("runs what the image runs for a deployment container without a command: its ENTRYPOINT and CMD", () => {
     expect(commandFor({ name: 'deployment', image: 'x' }, paths)).toEqual({ argv: ['/opt/node/bin/node', '/repo/bin/dcctl.js', 'deploy'] });
+    // An image whose CMD is not the deployer would not roll anything out in a cluster; nor here.
+    const controllerCmd = { ...paths, image: { ...image, cmd: ['controller'] } };
+    expect(commandFor({ name: 'deployment' }, controllerCmd).argv).toEqual(['/opt/node/bin/node', '/repo/bin/dcctl.js', 'controller']);
+    expect(commandFor({ name: 'deployment' }, { ...paths, image: { entrypoint: ['/bin/app'], cmd: [] } }).error).toMatch(/ENTRYPOINT/);
   });
 
   it('passes deployer container args to dcctl, as the image ENTRYPOINT would', () => {
