@@ -110,6 +110,20 @@ function clusterScript(cmd, extraEnv = {}) {
 }
 
 let startedCluster = false;
+// Interrupted (Ctrl-C, kill): stop the controllers and the cluster this run started (a controller
+// outlived the bench before), and write no report: a run cut short must not replace the last
+// complete one's figures.
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    log(`${signal}: stopping what this run started; no report written`);
+    for (const child of liveControllers) child.kill('SIGKILL');
+    try {
+      if (startedCluster && args['keep-cluster'] !== 'true') clusterScript('down');
+    } finally {
+      process.exit(signal === 'SIGINT' ? 130 : 143);
+    }
+  });
+}
 function ensureCluster() {
   try {
     clusterScript('status');
@@ -247,6 +261,8 @@ function manifestNodeOptions() {
 }
 const controllerNodeOptions = manifestNodeOptions();
 let metricsPort = 19000 + Math.floor(Math.random() * 1000);
+/** The controllers this run started and that still run: an interrupted run stops them. */
+const liveControllers = new Set();
 function startController(namespace, extra = []) {
   const port = metricsPort++;
   const argv = [path.join(repo, 'bin/dcctl.js'), 'controller', '--leader-elect=false', `--metrics-bind-address=127.0.0.1:${port}`,
@@ -255,6 +271,8 @@ function startController(namespace, extra = []) {
   if (args['cpu-prof']) argv.unshift('--cpu-prof', `--cpu-prof-dir=${path.resolve(args['cpu-prof'])}`);
   argv.unshift(...controllerNodeOptions);
   const child = spawn(podNode.path, argv, { env: { ...process.env, KUBECONFIG: kubeconfig }, stdio: ['ignore', 'ignore', 'pipe'] });
+  liveControllers.add(child);
+  child.once('exit', () => liveControllers.delete(child));
   let errTail = '';
   child.stderr.on('data', (d) => { errTail = (errTail + d).slice(-4000); });
   const exited = new Promise((r) => child.once('exit', r));
@@ -1132,7 +1150,7 @@ function report(results, idle, skipped) {
     ? `- The controller runs with the Node.js options of the install manifest (deploy/base/controller.yaml, NODE_OPTIONS): \`${nodeOptions.join(' ')}\`, the heap Node.js sizes inside the manifest's 512Mi memory limit (docs/design.md §1.1).`
     : '- The controller runs with Node.js\'s default heap sizes for this machine (the install manifest sets no NODE_OPTIONS).');
   L.push('- "Rolled out" is what `oc rollout status` / `kubectl rollout status` report: for a DC, Progressing=NewReplicationControllerAvailable for the latest version with all replicas updated and available; for a Deployment, observedGeneration current, NewReplicaSetAvailable, all replicas updated and available, no old ones.', '');
-  L.push('- Load during each measured phase (sampled every second: the 1-minute load average, mean (min–max), and the CPU left to the bench: the machine\'s cores minus what processes outside the bench used, from /proc/stat minus the CPU time of the bench, its control plane, the controller and the reaped deployer processes):', '');
+  L.push('- Load during each measured phase (sampled every second: the 1-minute load average, mean (min–max), and the CPU left to the bench: the machine\'s cores minus what processes outside the bench used, from /proc/stat minus the CPU time of the bench, its control plane, the controller and the reaped deployer processes, and minus the steal time, when the hypervisor ran other guests on this VM\'s CPUs):', '');
   for (const r of results) {
     for (const ph of ['create', 'update']) {
       L.push(`  - ${kindLabel[r.kind] ?? r.kind} N=${r.n} ${ph === 'create' ? 'first rollout' : 'template update'}: ${describeLoad(r.phases[ph].load, cores)}`);

@@ -193,7 +193,8 @@ export function machineJiffies() {
   // user nice system idle iowait irq softirq steal (guest time is already in user/nice)
   const idle = (f[3] ?? 0) + (f[4] ?? 0);
   const total = f.slice(0, 8).reduce((a, b) => a + b, 0);
-  return { busy: total - idle, total };
+  // steal: time the hypervisor gave this VM's CPUs to someone else (busy for us, but no process's).
+  return { busy: total - idle, total, steal: f[7] ?? 0 };
 }
 
 /** The 1-minute load average. */
@@ -238,7 +239,7 @@ export class LoadSampler {
     return out;
   }
 
-  /** { seconds, load: {min, mean, max}, machineBusyCores, benchCores, othersCores, leftCores, cpuByProcess }. */
+  /** { seconds, load: {min, mean, max}, machineBusyCores, stealCores, benchCores, othersCores, leftCores, cpuByProcess }. */
   stop() {
     clearInterval(this.timer);
     this.loads.push(loadAverage1());
@@ -249,24 +250,31 @@ export class LoadSampler {
     const cpuByProcess = Object.fromEntries(Object.entries(byProcess1).map(([k, v]) => [k, Math.max(0, v - (this.byProcess0[k] ?? 0))]));
     const benchCpu = Object.values(cpuByProcess).reduce((a, b) => a + b, 0);
     // /proc/stat counts per-CPU jiffies: busy/total * cores = cores busy on average.
-    const busyCores = ((m1.busy - this.m0.busy) / Math.max(1, m1.total - this.m0.total)) * this.cores;
+    const totalJiffies = Math.max(1, m1.total - this.m0.total);
+    const busyCores = ((m1.busy - this.m0.busy) / totalJiffies) * this.cores;
+    const stealCores = ((m1.steal - this.m0.steal) / totalJiffies) * this.cores;
     const benchCores = benchCpu / Math.max(seconds, 0.001);
-    const othersCores = Math.max(0, busyCores - benchCores);
+    const othersCores = Math.max(0, busyCores - stealCores - benchCores);
     const loads = this.loads;
     return {
       seconds,
       load: { min: Math.min(...loads), mean: loads.reduce((a, b) => a + b, 0) / loads.length, max: Math.max(...loads) },
       machineBusyCores: busyCores,
+      stealCores,
       benchCores,
       othersCores,
-      leftCores: Math.max(0, this.cores - othersCores),
+      leftCores: Math.max(0, this.cores - othersCores - stealCores),
       cpuByProcess,
     };
   }
 }
 
-/** "load 3.1 (2.0–4.2), others used 1.3 of 2 cores: 0.7 left to the bench". */
+/**
+ * "load 3.1 (2.0–4.2), others used 0.3 of 2 cores, the hypervisor took 0.4 (steal time): 1.3
+ * left to the bench". Results recorded before steal was sampled count it under the others.
+ */
 export function describeLoad(l, cores) {
   if (!l) return 'not sampled';
-  return `load average ${l.load.mean.toFixed(1)} (${l.load.min.toFixed(1)}–${l.load.max.toFixed(1)}), other processes used ${l.othersCores.toFixed(2)} of ${cores} cores: ${l.leftCores.toFixed(2)} left to the bench`;
+  const steal = l.stealCores === undefined ? '' : `, the hypervisor took ${l.stealCores.toFixed(2)} (steal time)`;
+  return `load average ${l.load.mean.toFixed(1)} (${l.load.min.toFixed(1)}–${l.load.max.toFixed(1)}), other processes used ${l.othersCores.toFixed(2)} of ${cores} cores${steal}: ${l.leftCores.toFixed(2)} left to the bench`;
 }
