@@ -77,7 +77,7 @@ const controllerFlags = <T extends CommonArgs>(c: Argv<T>) => c
   .option('dc-group', { type: 'string', default: 'apps.openshift.io', choices: ['apps.openshift.io', 'apps.dcctl.io'], describe: 'API group that stores DeploymentConfigs: apps.openshift.io (CRD mode) or apps.dcctl.io (API mode, see docs/apiserver.md)' })
   .option('workers', { type: 'number', default: 5, describe: 'Concurrent syncs per controller' })
   .option('deployer-image', { type: 'string', default: DefaultDeployerImage, describe: 'Image of deployer pods' })
-  .option('deployer-command', { type: 'string', describe: 'Command of deployer pods (JSON array or words)' })
+  .option('deployer-command', { type: 'string', describe: 'Command of deployer pods (JSON array or words); without it they run their image\'s ENTRYPOINT and CMD (dcctl deploy in this project\'s image)' })
   .option('deployer-env', { type: 'string', array: true, describe: 'NAME=VALUE added to every deployer container unless the strategy sets NAME (several: --deployer-env A=1 B=2)' })
   .option('deployer-node-selector', { type: 'string', array: true, describe: 'key=value added to the node selector of deployer pods; the template\'s keys win (several separated by spaces)' })
   .option('deployer-toleration', { type: 'string', array: true, describe: 'key[=value][:effect] toleration added to deployer pods after the template\'s (several separated by spaces)' })
