@@ -10,8 +10,8 @@ import {
   envRefs,
   exitCodeOf,
   expandVars,
-  imageDefaults,
   finishedStatus,
+  imageDefaults,
   killGraceSeconds,
   podAction,
   podKubeconfig,
@@ -53,7 +53,7 @@ describe('imageDefaults', () => {
 });
 
 describe('commandFor', () => {
-  it("runs what the image runs for a deployment container without a command: its ENTRYPOINT and CMD", () => {
+  it('runs what the image runs for a deployment container without a command: its ENTRYPOINT and CMD', () => {
     expect(commandFor({ name: 'deployment', image: 'x' }, paths)).toEqual({ argv: ['/opt/node/bin/node', '/repo/bin/dcctl.js', 'deploy'] });
     // An image whose CMD is not the deployer would not roll anything out in a cluster; nor here.
     const controllerCmd = { ...paths, image: { ...image, cmd: ['controller'] } };
