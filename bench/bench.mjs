@@ -28,7 +28,38 @@ import { loadAll } from 'js-yaml';
 import * as processKubelet from '../hack/process-kubelet/lib.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+// Every option the bench reads. An option it does not know is an error, not a default run: a
+// mistyped flag (or --help) used to start a full run that replaced the committed report.
+const usage = `Usage: node bench/bench.mjs [options]   (npm run bench builds first)
+Rolls out N DeploymentConfigs and N Deployments on a local control plane of its own and writes
+docs/benchmarks.md, docs/benchmarks.svg and bench/last-results.json (method: docs/benchmarks.md).
+
+  --sizes 10,100,1000       the N of each phase (default 10,100,1000; 1000 only if it fits in 15 min a side)
+  --kinds dc,dc-inline,deploy   the result kinds to run (default all three)
+  --force-1000 KINDS|true   run N=1000 for these kinds even over the time budget
+  --repeat K                run each N K times for the kinds of --repeat-kinds (default dc-inline,deploy)
+  --repeat-kinds KINDS      the kinds --repeat repeats
+  --idle N                  DCs of the idle-resync phase (default 1000; 0 skips it and keeps the last run's figures)
+  --pod-floor=false         skip the bare deployer pods measured after each N's dc run
+  --max-pods K              deployer processes at once (default 16)
+  --ready-delay-ms MS       kwok's delay before a pod is Ready (default 1000)
+  --controller-args "..."   extra flags for every controller the bench starts
+  --node auto|current|PATH  the Node.js of the controller and deployer pods (default auto: the image's major)
+  --cpu-prof DIR            write the controllers' CPU profiles to DIR
+  --apiserver-profile DIR   write kube-apiserver CPU profiles per phase to DIR
+  --cluster-dir DIR         the local plane's directory (default /tmp/bench-cluster)
+  --keep-cluster            leave the plane running at the end
+  --out NAME                docs/NAME.md, docs/NAME.svg, bench/last-results-<suffix>.json (NAME: benchmarks-<suffix>)
+  --report-only             re-render the report from the last results, run nothing
+  --help                    this text`;
+const knownOptions = new Set(['sizes', 'kinds', 'force-1000', 'repeat', 'repeat-kinds', 'idle', 'pod-floor', 'max-pods',
+  'ready-delay-ms', 'controller-args', 'node', 'cpu-prof', 'apiserver-profile', 'cluster-dir', 'keep-cluster', 'out',
+  'report-only', 'help']);
 const args = parseArgs(process.argv.slice(2));
+if (args.help === 'true') {
+  process.stdout.write(`${usage}\n`);
+  process.exit(0);
+}
 // --out NAME: the report's files (the N=1000 run has its own: --out benchmarks-n1000).
 const outName = args.out ?? 'benchmarks';
 if (!/^benchmarks(-[a-z0-9]+)?$/.test(outName)) throw new Error(`--out ${outName}: want benchmarks or benchmarks-<suffix>`);
@@ -69,7 +100,10 @@ function parseArgs(argv) {
   const out = {};
   for (let i = 0; i < argv.length; i++) {
     const m = /^--([^=]+)(?:=(.*))?$/.exec(argv[i]);
-    if (!m) continue;
+    if (!m || !knownOptions.has(m[1])) {
+      process.stderr.write(`bench: ${m ? `unknown option --${m[1]}` : `unexpected argument ${JSON.stringify(argv[i])}`}\n\n${usage}\n`);
+      process.exit(2);
+    }
     if (m[2] !== undefined) out[m[1]] = m[2];
     else if (argv[i + 1] && !argv[i + 1].startsWith('--')) out[m[1]] = argv[++i];
     else out[m[1]] = 'true';
