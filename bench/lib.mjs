@@ -27,6 +27,21 @@ export function rssBytes(pid) {
   }
 }
 
+/**
+ * Resident set size and its private part in bytes (0 once the process is gone): RssAnon is the
+ * process's own memory; the rest of VmRSS is file pages (the node binary's code and data), which
+ * every process of the same binary shares with the others and with the page cache.
+ */
+export function memBytes(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) * 1024;
+    return { rss: kib('VmRSS'), anon: kib('RssAnon') };
+  } catch {
+    return { rss: 0, anon: 0 };
+  }
+}
+
 /** Pids whose parent is `ppid` (scans /proc; no /proc/<pid>/task/<tid>/children on this kernel). */
 export function childPids(ppid) {
   const out = [];
@@ -56,6 +71,8 @@ export class ProcSampler {
     this.peakChildren = new Map();
     this.maxChildren = new Map();
     this.peakChildRss = new Map();
+    this.peakChildAnon = new Map();
+    this.peakChildrenAnon = new Map();
     this.timer = setInterval(() => this.sample(), intervalMs);
   }
 
@@ -64,11 +81,15 @@ export class ProcSampler {
       this.peak.set(t.name, Math.max(this.peak.get(t.name) ?? 0, rssBytes(t.pid)));
       if (t.children) {
         const kids = childPids(t.pid);
-        const rss = kids.map(rssBytes);
-        const sum = rss.reduce((a, b) => a + b, 0);
-        this.peakChildren.set(t.name, Math.max(this.peakChildren.get(t.name) ?? 0, sum));
+        const mem = kids.map(memBytes);
+        const rss = mem.map((m) => m.rss);
+        const anon = mem.map((m) => m.anon);
+        const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+        this.peakChildren.set(t.name, Math.max(this.peakChildren.get(t.name) ?? 0, sum(rss)));
         this.maxChildren.set(t.name, Math.max(this.maxChildren.get(t.name) ?? 0, kids.length));
         this.peakChildRss.set(t.name, Math.max(this.peakChildRss.get(t.name) ?? 0, ...rss, 0));
+        this.peakChildAnon.set(t.name, Math.max(this.peakChildAnon.get(t.name) ?? 0, ...anon, 0));
+        this.peakChildrenAnon.set(t.name, Math.max(this.peakChildrenAnon.get(t.name) ?? 0, sum(anon)));
       }
     }
   }
@@ -88,6 +109,8 @@ export class ProcSampler {
         peakChildrenRss: this.peakChildren.get(t.name) ?? 0,
         maxChildren: this.maxChildren.get(t.name) ?? 0,
         peakChildRss: this.peakChildRss.get(t.name) ?? 0,
+        peakChildAnon: this.peakChildAnon.get(t.name) ?? 0,
+        peakChildrenAnon: this.peakChildrenAnon.get(t.name) ?? 0,
       };
     }
     return out;

@@ -5,7 +5,7 @@
 // process group and reports pod status as a kubelet would. See docs/process-kubelet.md.
 //
 //   env KUBECONFIG=<run dir>/admin.kubeconfig LOCAL_CLUSTER_DIR=<run dir> node hack/process-kubelet.mjs
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync, fstatSync } from 'node:fs';
 import https from 'node:https';
 import { constants as osConstants } from 'node:os';
@@ -28,6 +28,10 @@ const scratchRoot = path.join(runDir, 'pod-scratch');
 // this process's own; PROCESS_KUBELET_NODE picks another, e.g. the image's major version for the
 // benchmark (bench/bench.mjs --node), since a deployer's start-up cost depends on it.
 const podNode = process.env.PROCESS_KUBELET_NODE || process.execPath;
+// The image's compiled-code cache (Dockerfile: NODE_COMPILE_CACHE, filled at build time), one per
+// plane here, filled at start as the image's build fills it.
+const compileCacheDir = path.join(runDir, 'compile-cache');
+const imageEnv = lib.imageEnv(image, { compileCacheDir });
 
 const log = (msg) => process.stdout.write(`${lib.logLine(new Date(), msg)}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -229,7 +233,10 @@ async function prepare(run) {
     kubeconfig,
   });
   const refValues = await readRefValues(pod.metadata.namespace, lib.envRefs(container));
-  const resolved = lib.resolveEnv(container, pod, { base, refValues });
+  // A container without a command runs the project's image (commandFor), with its ENV under the
+  // container's own, as a container runtime sets them.
+  const usesImage = (container.command ?? []).length === 0;
+  const resolved = lib.resolveEnv(container, pod, { base: usesImage ? { ...base, ...imageEnv } : base, refValues });
   if (resolved.error) throw new Error(resolved.error);
   for (const s of resolved.skipped) log(`${run.key}: env ${s}`);
   // The pod's own KUBECONFIG would point at a path inside its image; it gets the SA's.
@@ -630,6 +637,11 @@ for (const [name, text] of Object.entries(lib.shimScripts({ nodePath: podNode, d
 log(`process kubelet started (pid ${process.pid}); cluster ${kc.getCurrentCluster()?.server}; run dir ${runDir}; at most ${maxPods} pod process(es) at once; pods run ${podNode}`);
 try {
   statSync(path.join(repoDir, 'dist/cli/index.js'));
+  if (imageEnv.NODE_COMPILE_CACHE !== undefined) {
+    const [cmd, ...cmdArgs] = lib.compileCacheWarmup({ nodePath: podNode, repoDir });
+    const warm = spawnSync(cmd, cmdArgs, { env: { PATH: process.env.PATH, HOME: runDir, NODE_COMPILE_CACHE: compileCacheDir }, encoding: 'utf8' });
+    if (warm.status !== 0) log(`warning: filling the compile cache ${compileCacheDir} failed: ${warm.error?.message ?? warm.stderr}`);
+  }
 } catch {
   log(`warning: ${repoDir}/dist is not built (npm run build); deployer pods will fail`);
 }

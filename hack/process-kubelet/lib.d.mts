@@ -28,8 +28,11 @@ export declare function expandVars(input: string, lookup: (name: string) => stri
 export interface ImageDefaults {
   entrypoint: string[];
   cmd: string[];
+  env: Record<string, string>;
 }
 export declare function imageDefaults(dockerfile: string): ImageDefaults;
+export declare function imageEnv(image: ImageDefaults, opts: { compileCacheDir: string }): Record<string, string>;
+export declare function compileCacheWarmup(opts: { nodePath: string; repoDir: string }): string[];
 export declare function commandFor(
   container: V1Container,
   opts: { nodePath: string; dcctlPath: string; shimDir: string; image: ImageDefaults; env?: Record<string, string> },

@@ -1,6 +1,8 @@
 // Pure parts of the process kubelet (test infrastructure, see docs/process-kubelet.md):
 // command mapping, environment resolution, status bodies, backoff and deadlines. No I/O here,
 // so test/unit/hack/process-kubelet.test.ts can cover them without a cluster.
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 /** Label that marks deployer and hook pods; kwok leaves exactly these pods to us. */
 export const DeployerPodLabel = 'openshift.io/deployer-pod-for.name';
@@ -67,21 +69,28 @@ export function expandVars(input, lookup) {
 }
 
 /**
- * The ENTRYPOINT and CMD of a Dockerfile's last stage (exec form, JSON arrays). What the stage
- * does not set is empty here: the base image's are not known. Throws on the shell form, which
- * this parser does not model.
+ * The ENTRYPOINT, CMD and ENV of a Dockerfile's last stage (ENTRYPOINT and CMD in exec form, JSON
+ * arrays; ENV as `KEY=value ...`, values optionally double-quoted). What the stage does not set is
+ * empty here: the base image's are not known. Throws on the shell form and on the legacy
+ * `ENV KEY value`, which this parser does not model.
  */
 export function imageDefaults(dockerfile) {
   const lines = dockerfile.replace(/\\\r?\n/g, ' ').split(/\r?\n/);
   let entrypoint = [];
   let cmd = [];
+  let env = {};
   for (const line of lines) {
-    const m = /^\s*(FROM|ENTRYPOINT|CMD)\s+(.*)$/i.exec(line);
+    const m = /^\s*(FROM|ENTRYPOINT|CMD|ENV)\s+(.*)$/i.exec(line);
     if (!m) continue;
     const instruction = m[1].toUpperCase();
     if (instruction === 'FROM') {
       entrypoint = [];
       cmd = [];
+      env = {};
+      continue;
+    }
+    if (instruction === 'ENV') {
+      env = { ...env, ...envPairs(m[2]) };
       continue;
     }
     let value;
@@ -94,7 +103,41 @@ export function imageDefaults(dockerfile) {
     if (instruction === 'ENTRYPOINT') entrypoint = value;
     else cmd = value;
   }
-  return { entrypoint, cmd };
+  return { entrypoint, cmd, env };
+}
+
+/** The `KEY=value` pairs of one ENV instruction. */
+function envPairs(text) {
+  const pairs = {};
+  const pair = /\s*([A-Za-z_][A-Za-z0-9_]*)=("(?:[^"\\]|\\.)*"|\S*)/y;
+  let rest = text.trim();
+  while (rest.length > 0) {
+    pair.lastIndex = 0;
+    const m = pair.exec(rest);
+    if (!m) throw new Error(`ENV ${text}: only KEY=value pairs are supported`);
+    pairs[m[1]] = m[2].startsWith('"') ? m[2].slice(1, -1).replace(/\\(.)/g, '$1') : m[2];
+    rest = rest.slice(pair.lastIndex).trim();
+  }
+  return pairs;
+}
+
+/**
+ * The image's ENV for a container that runs the image here: NODE_COMPILE_CACHE, a directory in
+ * the image that its build fills (Dockerfile), becomes `compileCacheDir` on this machine.
+ */
+export function imageEnv(image, { compileCacheDir }) {
+  const env = { ...image.env };
+  if (env.NODE_COMPILE_CACHE !== undefined) env.NODE_COMPILE_CACHE = compileCacheDir;
+  return env;
+}
+
+/**
+ * The argv that fills a compile cache as the image's build does (Dockerfile: its RUN that imports
+ * both bundles), for this repository's bundles; run it with NODE_COMPILE_CACHE set.
+ */
+export function compileCacheWarmup({ nodePath, repoDir }) {
+  const bundles = ['dist/deployer.mjs', 'dist/dcctl.mjs'].map((f) => JSON.stringify(pathToFileURL(path.join(repoDir, f)).href));
+  return [nodePath, '--input-type=module', '-e', bundles.map((b) => `await import(${b});`).join(' ')];
 }
 
 /** The image's ENTRYPOINT as this repository's files: `node` and `/app/bin/dcctl.js`. */

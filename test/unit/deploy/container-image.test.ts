@@ -42,6 +42,20 @@ describe('the container image', () => {
     expect(runs(container)).toEqual(['node', '/app/bin/dcctl.js', 'deploy']);
   });
 
+  it("gives a deployer pod the deployer's compiled code, filled as the user the pod runs as", () => {
+    // Node.js keys its compile cache by UID: filled as root, a deployer (UID 1001) would compile
+    // the deployer again on every rollout. bin/dcctl.js loads dist/deployer.mjs for `deploy`.
+    const lastStage = readFileSync(path.join(repoDir, 'Dockerfile'), 'utf8').replace(/\\\r?\n/g, ' ').split(/^FROM /m).at(-1)!;
+    const cacheDir = image.env.NODE_COMPILE_CACHE;
+    expect(cacheDir).toMatch(/^\/app\//);
+    expect(readFileSync(path.join(repoDir, 'bin/dcctl.js'), 'utf8')).toContain("import('../dist/deployer.mjs')");
+    const user = lastStage.search(/^USER 1001:0$/m);
+    const fill = lastStage.search(/^RUN node .*import\('\/app\/dist\/deployer\.mjs'\)/m);
+    expect(user).toBeGreaterThan(0);
+    expect(fill).toBeGreaterThan(user);
+    expect(lastStage.slice(fill)).toContain(`chmod -R a-w ${cacheDir}`);
+  });
+
   it('runs the controller and the aggregated API server where the install manifests use it', () => {
     expect(runs(containerOf('deploy/base/controller.yaml', 'Deployment')).slice(0, 3)).toEqual(['node', '/app/bin/dcctl.js', 'controller']);
     expect(runs(containerOf('deploy/overlays/aggregated/apiserver.yaml', 'Deployment')).slice(0, 3)).toEqual(['node', '/app/bin/dcctl.js', 'apiserver']);

@@ -12,6 +12,7 @@ import {
   expandVars,
   finishedStatus,
   imageDefaults,
+  imageEnv,
   killGraceSeconds,
   podAction,
   podKubeconfig,
@@ -24,7 +25,7 @@ import {
   tokenRequestBody,
 } from '../../../hack/process-kubelet/lib.mjs';
 
-const image = { entrypoint: ['node', '/app/bin/dcctl.js'], cmd: ['deploy'] };
+const image = { entrypoint: ['node', '/app/bin/dcctl.js'], cmd: ['deploy'], env: {} };
 const paths = { nodePath: '/opt/node/bin/node', dcctlPath: '/repo/bin/dcctl.js', shimDir: '/run/shims', image };
 
 function pod(overrides: Partial<V1Pod['spec']> = {}, container: Partial<V1Container> = {}): V1Pod {
@@ -44,7 +45,19 @@ describe('imageDefaults', () => {
   it("reads the last stage's ENTRYPOINT and CMD", () => {
     const dockerfile = 'FROM node AS build\nCMD ["build"]\nFROM node\nENTRYPOINT ["node", \\\n "/app/bin/dcctl.js"]\nCMD ["deploy"]\n';
     expect(imageDefaults(dockerfile)).toEqual(image);
-    expect(imageDefaults('FROM a\nCMD ["x"]\nFROM b\n')).toEqual({ entrypoint: [], cmd: [] });
+    expect(imageDefaults('FROM a\nCMD ["x"]\nFROM b\n')).toEqual({ entrypoint: [], cmd: [], env: {} });
+  });
+
+  it("reads the last stage's ENV pairs, later ones over earlier ones", () => {
+    const dockerfile = 'FROM a\nENV BUILD=1\nFROM b\nENV A=1 B="two words" \\\n  C=x\\"y\nENV A=3\nCMD ["deploy"]\n';
+    expect(imageDefaults(dockerfile).env).toEqual({ A: '3', B: 'two words', C: 'x\\"y' });
+    expect(() => imageDefaults('FROM a\nENV A 1\n')).toThrow(/KEY=value/);
+  });
+
+  it("maps the image's compile cache to a directory of this machine", () => {
+    const env = imageEnv({ ...image, env: { NODE_ENV: 'production', NODE_COMPILE_CACHE: '/app/.compile-cache' } }, { compileCacheDir: '/run/compile-cache' });
+    expect(env).toEqual({ NODE_ENV: 'production', NODE_COMPILE_CACHE: '/run/compile-cache' });
+    expect(imageEnv({ ...image, env: { NODE_ENV: 'production' } }, { compileCacheDir: '/run/cc' })).toEqual({ NODE_ENV: 'production' });
   });
 
   it('refuses the shell form', () => {
@@ -58,7 +71,7 @@ describe('commandFor', () => {
     // An image whose CMD is not the deployer would not roll anything out in a cluster; nor here.
     const controllerCmd = { ...paths, image: { ...image, cmd: ['controller'] } };
     expect(commandFor({ name: 'deployment' }, controllerCmd).argv).toEqual(['/opt/node/bin/node', '/repo/bin/dcctl.js', 'controller']);
-    expect(commandFor({ name: 'deployment' }, { ...paths, image: { entrypoint: ['/bin/app'], cmd: [] } }).error).toMatch(/ENTRYPOINT/);
+    expect(commandFor({ name: 'deployment' }, { ...paths, image: { entrypoint: ['/bin/app'], cmd: [], env: {} } }).error).toMatch(/ENTRYPOINT/);
   });
 
   it('passes deployer container args to dcctl, as the image ENTRYPOINT would', () => {
