@@ -45,7 +45,7 @@ RUN printf '#!/bin/sh\nexec node /app/bin/dcctl.js deploy "$@"\n' > /usr/local/b
  && mkdir /app/.compile-cache && chown 1001:0 /app/.compile-cache
 # Group 0 as on OpenShift, where the UID is arbitrary but the group is root.
 USER 1001:0
-RUN node --input-type=module -e "await import('/app/dist/deployer.mjs'); await import('/app/dist/dcctl.mjs')" \
+RUN node --input-type=module -e "await import('/app/dist/deployer.cjs'); await import('/app/dist/dcctl.mjs')" \
  && chmod -R a-w /app/.compile-cache
 ENTRYPOINT ["node", "/app/bin/dcctl.js"]
 CMD ["deploy"]

@@ -1,4 +1,9 @@
 #!/usr/bin/env node
 // kubectl plugin entry: `kubectl dc rollout latest web` is `dcctl rollout latest web`.
-import { main } from '../dist/dcctl.mjs';
-process.exitCode = await main(process.argv.slice(2), 'kubectl dc');
+// CommonJS, as every file of bin/ (bin/package.json, see bin/dcctl.js).
+'use strict';
+import('../dist/dcctl.mjs')
+  .then(({ main }) => main(process.argv.slice(2), 'kubectl dc'))
+  .then((code) => {
+    process.exitCode = code;
+  });

@@ -136,7 +136,7 @@ export function imageEnv(image, { compileCacheDir }) {
  * both bundles), for this repository's bundles; run it with NODE_COMPILE_CACHE set.
  */
 export function compileCacheWarmup({ nodePath, repoDir }) {
-  const bundles = ['dist/deployer.mjs', 'dist/dcctl.mjs'].map((f) => JSON.stringify(pathToFileURL(path.join(repoDir, f)).href));
+  const bundles = ['dist/deployer.cjs', 'dist/dcctl.mjs'].map((f) => JSON.stringify(pathToFileURL(path.join(repoDir, f)).href));
   return [nodePath, '--input-type=module', '-e', bundles.map((b) => `await import(${b});`).join(' ')];
 }
 

@@ -33,7 +33,7 @@ export interface DeployCommandIO {
 }
 
 /**
- * client-node's ports, loaded only when used: the deployer bundle (dist/deployer.mjs) leaves
+ * client-node's ports, loaded only when used: the deployer bundle (dist/deployer.cjs) leaves
  * this module out (hack/bundle.mjs), so a deployer process never loads client-node.
  */
 async function clientNodeDeps(opts: DeployCommandOptions): Promise<DeployerDeps> {

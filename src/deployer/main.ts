@@ -1,5 +1,5 @@
 /**
- * The deployer process's own entry point (bundled alone into dist/deployer.mjs by
+ * The deployer process's own entry point (bundled alone into dist/deployer.cjs by
  * hack/bundle.mjs): `dcctl deploy` runs once per rollout, and loading the whole CLI (yargs, every
  * command, the import pipeline) for it costs start-up CPU and memory on every rollout. bin/dcctl.js
  * tries this first for `deploy`; anything it does not parse (help, a usage error) falls back to

@@ -44,13 +44,13 @@ describe('the container image', () => {
 
   it("gives a deployer pod the deployer's compiled code, filled as the user the pod runs as", () => {
     // Node.js keys its compile cache by UID: filled as root, a deployer (UID 1001) would compile
-    // the deployer again on every rollout. bin/dcctl.js loads dist/deployer.mjs for `deploy`.
+    // the deployer again on every rollout. bin/dcctl.js loads dist/deployer.cjs for `deploy`.
     const lastStage = readFileSync(path.join(repoDir, 'Dockerfile'), 'utf8').replace(/\\\r?\n/g, ' ').split(/^FROM /m).at(-1)!;
     const cacheDir = image.env.NODE_COMPILE_CACHE;
     expect(cacheDir).toMatch(/^\/app\//);
-    expect(readFileSync(path.join(repoDir, 'bin/dcctl.js'), 'utf8')).toContain("import('../dist/deployer.mjs')");
+    expect(readFileSync(path.join(repoDir, 'bin/dcctl.js'), 'utf8')).toContain("require('../dist/deployer.cjs')");
     const user = lastStage.search(/^USER 1001:0$/m);
-    const fill = lastStage.search(/^RUN node .*import\('\/app\/dist\/deployer\.mjs'\)/m);
+    const fill = lastStage.search(/^RUN node .*import\('\/app\/dist\/deployer\.cjs'\)/m);
     expect(user).toBeGreaterThan(0);
     expect(fill).toBeGreaterThan(user);
     expect(lastStage.slice(fill)).toContain(`chmod -R a-w ${cacheDir}`);
