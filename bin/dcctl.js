@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // CommonJS (bin/package.json), as is the deployer's bundle: `deploy` runs once per rollout, and a
-// process that loads no ES module never starts Node's ES module loader, ~10 ms of CPU and ~2 MiB
-// of a deployer process (docs/design.md §6.1). The deployer bundle declines anything but a plain
+// process that loads no ES module links no module graph and builds no ES module facade of the
+// builtins it uses (each reads every lazy export of its builtin, loading readline, fs/promises,
+// worker_threads internals): ~10 ms of CPU and ~2 MiB of a deployer process (docs/design.md §6.1,
+// test/integration/deployer-entry.test.ts). The deployer bundle declines anything but a plain
 // invocation (src/deployer/main.ts), which the full CLI, an ES module, handles.
 'use strict';
 const argv = process.argv.slice(2);

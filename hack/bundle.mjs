@@ -34,8 +34,8 @@ await build({ ...common, ...minified, entryPoints: [path.join(repo, 'dist/cli/in
 // (dist/kube/deployer-client-node.js, imported on demand by src/deployer/command.ts for the
 // full CLI) stay out, so the bundle is ~0.1 MB instead of ~2.3 MB. Whitespace and syntax
 // minification shorten parsing; names stay for readable stack traces. CommonJS, loaded by the
-// CommonJS bin/dcctl.js: a deployer process then never starts Node's ES module loader, nor builds
-// the ES module facades of the builtins it imports (~10 ms of CPU and ~2 MiB per rollout,
+// CommonJS bin/dcctl.js: a deployer process then links no ES module graph and builds no ES module
+// facade of the builtins it imports (~10 ms of CPU and ~2 MiB per rollout,
 // docs/design.md §6.1). import.meta.url, which CommonJS lacks, is the file's own URL.
 await build({
   ...common,
