@@ -52,9 +52,7 @@ docs/benchmarks.md, docs/benchmarks.svg and bench/last-results.json (method: doc
   --out NAME                docs/NAME.md, docs/NAME.svg, bench/last-results-<suffix>.json (NAME: benchmarks-<suffix>)
   --report-only             re-render the report from the last results, run nothing
   --help                    this text`;
-const knownOptions = new Set(['sizes', 'kinds', 'force-1000', 'repeat', 'repeat-kinds', 'idle', 'pod-floor', 'max-pods',
-  'ready-delay-ms', 'controller-args', 'node', 'cpu-prof', 'apiserver-profile', 'cluster-dir', 'keep-cluster', 'out',
-  'report-only', 'help']);
+const knownOptions = new Set([...usage.matchAll(/^ {2}--([a-z0-9-]+)/gm)].map((m) => m[1]));
 const args = parseArgs(process.argv.slice(2));
 if (args.help === 'true') {
   process.stdout.write(`${usage}\n`);
@@ -440,6 +438,8 @@ async function watchDone(pathName, listFn) {
  * through /usr/bin/time (rusage of the child).
  */
 function deployerStartCost() {
+  // The image's ENV, with the compile cache the process kubelet filled at its start.
+  const image = processKubelet.imageEnv(processKubelet.imageDefaults(readFileSync(path.join(repo, 'Dockerfile'), 'utf8')), { compileCacheDir: path.join(clusterDir, 'compile-cache') });
   const runs = [];
   for (let i = 0; i < 5; i++) {
     // The environment the process kubelet gives a deployer pod, not this shell's: a
@@ -449,8 +449,7 @@ function deployerStartCost() {
         shimDir: path.join(clusterDir, 'process-kubelet-bin'), nodeDir: path.dirname(podNode.path), hostPath: process.env.PATH,
         home: os.tmpdir(), podName: 'bench-deployer-start', kubeconfig,
       }),
-      // The image's ENV, with the compile cache the process kubelet filled at its start.
-      ...processKubelet.imageEnv(processKubelet.imageDefaults(readFileSync(path.join(repo, 'Dockerfile'), 'utf8')), { compileCacheDir: path.join(clusterDir, 'compile-cache') }),
+      ...image,
     };
     const r = spawnSync('/usr/bin/time', ['-f', '%U %S %M %e', podNode.path, path.join(repo, 'bin/dcctl.js'), 'deploy', '--deployment', 'bench-no-such-rc', '--namespace', 'default'], { env, encoding: 'utf8' });
     const last = (r.stderr ?? '').trim().split('\n').at(-1) ?? '';

@@ -19,12 +19,7 @@ export function cpuTimes(pid) {
 
 /** Resident set size in bytes, or 0 once the process is gone. */
 export function rssBytes(pid) {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
+  return memBytes(pid).rss;
 }
 
 /**
