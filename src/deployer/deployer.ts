@@ -57,11 +57,12 @@ function strategyFor(config: DeploymentConfig, ctx: StrategyContext): Deployment
  * labelled for that DC): the caller GETs it, with OpenShift's errors. Which DC's RCs the run
  * scales is still decided by the decoded config, as before.
  */
-async function fromOwnDcList(deps: DeployerDeps, namespace: string, name: string): Promise<V1ReplicationController | undefined> {
+async function fromOwnDcList(deps: DeployerDeps, namespace: string, name: string): Promise<{ rc?: V1ReplicationController; resourceVersion: string } | undefined> {
   const dcName = /^(.+)-[0-9]+$/.exec(name)?.[1];
   if (!dcName) return undefined;
   try {
-    return (await deps.rcWatcher.listAndWatch(namespace, selectorString(configSelector(dcName)))).find((rc) => rcName(rc) === name);
+    const listed = await deps.rcWatcher.listAndWatch(namespace, selectorString(configSelector(dcName)));
+    return { rc: listed.items.find((rc) => rcName(rc) === name), resourceVersion: listed.resourceVersion };
   } catch {
     return undefined;
   }
@@ -79,7 +80,8 @@ async function fromOwnDcList(deps: DeployerDeps, namespace: string, name: string
  */
 export async function runDeployer(deps: DeployerDeps, options: RunDeployerOptions): Promise<void> {
   const { namespace } = options;
-  let to = await fromOwnDcList(deps, namespace, options.rcName);
+  const listed = await fromOwnDcList(deps, namespace, options.rcName);
+  let to = listed?.rc;
   if (!to) {
     try {
       to = await deps.rcs.get(namespace, options.rcName);
@@ -88,8 +90,13 @@ export async function runDeployer(deps: DeployerDeps, options: RunDeployerOption
     }
   }
   // Opened before anything else the run does, so that the RC warnings repeated on the DC at the
-  // end come from this watch instead of a LIST of every event of the namespace (§6.2).
-  const warnings = await deps.watchRcWarnings?.(namespace, to.metadata?.resourceVersion ?? '');
+  // end come from this watch instead of a LIST of every event of the namespace (§6.2). It starts
+  // at the revision of the run's first read, not at the RC's last change: kube-apiserver caches
+  // no events, so a watch from an older revision makes etcd replay, and kube-apiserver decode,
+  // every event the namespace got since, once per deployer (one whose pod waited minutes for a
+  // node replayed minutes of them).
+  const since = listed?.resourceVersion || to.metadata?.resourceVersion || '';
+  const warnings = await deps.watchRcWarnings?.(namespace, since);
   try {
     await deployRc(deps, options, to, warnings);
   } finally {
@@ -124,7 +131,7 @@ async function deployRc(deps: DeployerDeps, options: RunDeployerOptions, to: V1R
   try {
     // One list+watch of the DC's RCs for the whole run: every later wait on `to`, `from` or an
     // older RC is served by it (design.md §6.2).
-    deployments = await deps.rcWatcher.listAndWatch(namespace, selectorString(configSelector(dcName)));
+    deployments = (await deps.rcWatcher.listAndWatch(namespace, selectorString(configSelector(dcName)))).items;
   } catch (err) {
     throw new Error(`couldn't get controllers in namespace ${namespace}: ${errorMessage(err)}`, { cause: err });
   }

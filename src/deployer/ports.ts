@@ -72,9 +72,10 @@ export type DeployerRcClient = Pick<ReplicationControllerClient, 'get' | 'patch'
 export interface RcWatcher {
   /**
    * Lists the RCs of `labelSelector` and keeps watching them for the rest of the run; resolves
-   * with the listed RCs. Later waits on any RC of the set use this list+watch.
+   * with the listed RCs and the resourceVersion the set is current at. Later waits on any RC of
+   * the set use this list+watch.
    */
-  listAndWatch(namespace: string, labelSelector: string): Promise<V1ReplicationController[]>;
+  listAndWatch(namespace: string, labelSelector: string): Promise<ListedRcs>;
   /**
    * Resolves with the first observed state satisfying `predicate`. Rejects with an ApiError 404
    * when the RC is not in the initial list, WatchedObjectDeletedError when it is deleted,
@@ -87,6 +88,16 @@ export interface RcWatcher {
     timeoutMs: number,
     options?: WaitOptions,
   ): Promise<V1ReplicationController>;
+}
+
+/** What `RcWatcher.listAndWatch` resolves with. */
+export interface ListedRcs {
+  readonly items: V1ReplicationController[];
+  /**
+   * The resourceVersion of the set's list (or of the bookmark ending a streamed one): the RCs are
+   * as of this revision; `''` where the source has none.
+   */
+  readonly resourceVersion: string;
 }
 
 /** Waits on pods. */

@@ -20,7 +20,7 @@
  */
 import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import { ApiError } from '../controller/errors.js';
-import type { PodWatcher, Predicate, RcWatcher, WaitOptions } from '../deployer/ports.js';
+import type { ListedRcs, PodWatcher, Predicate, RcWatcher, WaitOptions } from '../deployer/ports.js';
 import { WaitTimeoutError, WatchedObjectDeletedError } from '../deployer/ports.js';
 import { toPlain } from './plain.js';
 import { resourceVersionNumber } from '../util/resource-version.js';
@@ -156,6 +156,11 @@ class Feed<T extends Named> {
 
   isClosed(): boolean {
     return this.closed;
+  }
+
+  /** The revision the objects are current at: the last list's, bookmark's or event's. */
+  currentResourceVersion(): string {
+    return this.resourceVersion;
   }
 
   private enqueue(step: () => Promise<void> | void): Promise<void> {
@@ -437,7 +442,7 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
     this.rcSets.length = 0;
   }
 
-  async listAndWatch(namespace: string, labelSelector: string): Promise<V1ReplicationController[]> {
+  async listAndWatch(namespace: string, labelSelector: string): Promise<ListedRcs> {
     const feed = this.feed<V1ReplicationController>(`replicationcontrollers/${namespace}?${labelSelector}`, () => {
       const made = new Feed<V1ReplicationController>(this.watch, `/api/v1/namespaces/${namespace}/replicationcontrollers`, { labelSelector }, async () => {
         const list = await this.lists.replicationControllers(namespace, { labelSelector });
@@ -447,7 +452,7 @@ export class KubeDeployerWatchers implements RcWatcher, PodWatcher {
       return made;
     });
     await feed.ready;
-    return [...feed.objects.values()];
+    return { items: [...feed.objects.values()], resourceVersion: feed.currentResourceVersion() };
   }
 
   waitFor(

@@ -6,9 +6,11 @@
  * 203 ms (p90 657 ms) per rollout and grew with every rollout (docs/benchmarks-n1000.md). A watch
  * from a resourceVersion is served from etcd's history of the changes since then only.
  *
- * The resourceVersion is the deployer's own RC's: kube-apiserver's resourceVersions are etcd
- * revisions, one sequence for every resource, so the watch sees every event written since that
- * RC last changed (the deployer controller writes it right before the deployer starts). A watch
+ * The resourceVersion is that of the deployer's first read (its list of the DC's RCs):
+ * kube-apiserver's resourceVersions are etcd revisions, one sequence for every resource, so the
+ * watch sees every event written since the run began. An older one (the RC's last change, made
+ * before the deployer pod waited for its node) would have etcd replay, and kube-apiserver decode,
+ * every event of the namespace written since, for each deployer (docs/design.md §6.2). A watch
  * the server refuses (another storage, a compacted revision) or that ends early makes
  * `collected()` undefined, and the deployer lists as before: nothing is missed, it only costs more.
  * So does a flood: the collector holds at most MaxCollectedWarnings events (anyone who may create

@@ -46,7 +46,7 @@ describe('the deployer\'s feeds on the real plane', () => {
     await core.createNamespacedReplicationController({ namespace: space.name, body: rcBody('web-2') });
     const watchers = new KubeDeployerWatchers(lists, watch, { streamingLists: true });
     try {
-      const rcs = await watchers.listAndWatch(space.name, 'openshift.io/deployment-config.name=web');
+      const { items: rcs } = await watchers.listAndWatch(space.name, 'openshift.io/deployment-config.name=web');
       expect(rcs.map((r) => r.metadata?.name).sort()).toEqual(['web-1', 'web-2']);
 
       const scaled = watchers.waitFor(space.name, 'web-2', (r) => r.spec?.replicas === 2, 30_000);
@@ -58,6 +58,32 @@ describe('the deployer\'s feeds on the real plane', () => {
       expect(watched).toEqual([expect.objectContaining({ sendInitialEvents: 'true', resourceVersionMatch: 'NotOlderThan' })]);
     } finally {
       watchers.close();
+    }
+  });
+  it('resolves with the revision the list is current at, past the RCs\' own and any write made before it', async () => {
+    const rest = new RestClient(loadRestConfig()!, 'dcctl-test');
+    const ports = restDeployerPorts(rest);
+    const rc = await core.createNamespacedReplicationController({ namespace: space.name, body: rcBody('api-1') });
+    // The namespace goes on changing after the RC's last change; a watch of its events from the
+    // RC's revision would replay all of this, one from the list's revision none of it.
+    let last = '';
+    for (let i = 0; i < 5; i++) {
+      const event = await core.createNamespacedEvent({
+        namespace: space.name,
+        body: { metadata: { name: `other-${i}` }, involvedObject: { kind: 'Pod', name: `other-${i}`, namespace: space.name }, reason: 'Scheduled', message: 'm', type: 'Normal' },
+      });
+      last = event.metadata!.resourceVersion!;
+    }
+    for (const streamingLists of [true, false]) {
+      const watchers = new KubeDeployerWatchers(ports.lists, rest, { streamingLists });
+      try {
+        const listed = await watchers.listAndWatch(space.name, 'openshift.io/deployment-config.name=web');
+        expect(listed.items.map((r) => r.metadata?.name)).toContain('api-1');
+        expect(BigInt(listed.resourceVersion)).toBeGreaterThanOrEqual(BigInt(last));
+        expect(BigInt(listed.resourceVersion)).toBeGreaterThan(BigInt(rc.metadata!.resourceVersion!));
+      } finally {
+        watchers.close();
+      }
     }
   });
 });

@@ -48,7 +48,7 @@ import type {
   PropagationPolicy, ReplicationControllerClient, SharedInformer,
 } from '../../src/controller/ports.js';
 import type {
-  DeployerDeps, PodLogs, PodWatcher, Predicate, RcWatcher, WaitOptions,
+  DeployerDeps, ListedRcs, PodLogs, PodWatcher, Predicate, RcWatcher, WaitOptions,
 } from '../../src/deployer/ports.js';
 import { WaitTimeoutError, WatchedObjectDeletedError } from '../../src/deployer/ports.js';
 import type { ImageStream } from '../../src/apis/imagestream.js';
@@ -178,6 +178,11 @@ export class FakeApi {
 
   nextResourceVersion(): string {
     return String(++this.rv);
+  }
+
+  /** The last resourceVersion handed out: what a list made now would be current at. */
+  currentResourceVersion(): string {
+    return String(this.rv);
   }
 
   nextUid(): string {
@@ -817,11 +822,14 @@ export class FakeRcWatcher implements RcWatcher {
   private readonly listed = new Set<string>();
   constructor(private readonly rcs: ObjectStore<V1ReplicationController>, private readonly clock: FakeClock, private readonly api?: FakeApi) {}
   /** The list half is recorded as a `list` of replicationcontrollers (the watch is free here), once per set. */
-  async listAndWatch(namespace: string, labelSelector: string): Promise<V1ReplicationController[]> {
+  async listAndWatch(namespace: string, labelSelector: string): Promise<ListedRcs> {
     const key = `${namespace}?${labelSelector}`;
     if (!this.listed.has(key)) this.api?.record({ verb: 'list', resource: 'replicationcontrollers', namespace, name: '', body: { labelSelector } });
     this.listed.add(key);
-    return this.rcs.list(namespace).filter((rc) => matchesSelector(rc.metadata?.labels, labelSelector));
+    return {
+      items: this.rcs.list(namespace).filter((rc) => matchesSelector(rc.metadata?.labels, labelSelector)),
+      resourceVersion: this.rcs.api.currentResourceVersion(),
+    };
   }
   waitFor(namespace: string, name: string, predicate: Predicate<V1ReplicationController>, timeoutMs: number, options?: WaitOptions): Promise<V1ReplicationController> {
     return waitForObject(this.rcs, this.clock, namespace, name, predicate, timeoutMs, options);
