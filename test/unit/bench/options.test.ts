@@ -1,6 +1,6 @@
 /**
- * The benchmark scripts start a control plane (bench.mjs) or create 1000 DCs on the current
- * cluster (apiserver.mjs) and bench.mjs rewrites the committed report, so an option they do not
+ * The benchmark scripts start a control plane (bench.mjs) or write thousands of objects on the
+ * current cluster (apiserver.mjs, events-watch.mjs) and bench.mjs rewrites the committed report, so an option they do not
  * know must stop them before anything runs: `--help` once started a full run.
  */
 import { describe, expect, it } from '@jest/globals';
@@ -28,6 +28,9 @@ describe('the benchmark scripts', () => {
     const api = bench('apiserver.mjs', ['--help']);
     expect(api.status).toBe(0);
     expect(api.stdout).toContain('--dcs');
+    const events = bench('events-watch.mjs', ['--help']);
+    expect(events.status).toBe(0);
+    expect(events.stdout).toContain('--writes');
   });
 
   it('refuse an option they do not know, with the usage', () => {
@@ -39,5 +42,8 @@ describe('the benchmark scripts', () => {
     const api = bench('apiserver.mjs', ['--dc', '10']);
     expect(api.status).toBe(2);
     expect(api.stderr).toContain('unexpected "--dc 10"');
+    const events = bench('events-watch.mjs', ['--write', '10']);
+    expect(events.status).toBe(2);
+    expect(events.stderr).toContain('unexpected "--write 10"');
   });
 });
