@@ -159,8 +159,9 @@ describe('Rolling strategy and custom commands (e2e)', () => {
     // Its service account may watch events (without it the deployer would fall back to a LIST,
     // and this test could not tell).
     expect(kubectl(['auth', 'can-i', 'watch', 'events', '-n', env.ns, '--as', `system:serviceaccount:${env.ns}:deployer`]).trim()).toBe('yes');
-    // The deployer watches the namespace's RC warnings from its RC's resourceVersion (design.md
-    // §6.2): one written while it waits for pods must reach the DC when the rollout ends.
+    // The deployer watches the namespace's RC warnings from its first read on (design.md §6.2),
+    // before it scales: one written while it waits for pods must reach the DC when the rollout ends.
+    await waitFor('the deployer scaling web-1 up', async () => ((await dc.rc('web-1'))?.spec?.replicas ?? 0) > 0 || undefined, { timeoutMs: 30_000, intervalMs: 100 });
     await dc.rcWarning(running, 'web-1.policy', 'FailedCreate', 'pods "web-1-x" is forbidden: exceeded quota');
     // Anyone who may create events can write warnings about the RC: 30 more cannot make the
     // deployer write 30 more events (design.md §10.3: at most 25 per RC are repeated).
