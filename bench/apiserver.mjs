@@ -9,32 +9,12 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KubeConfig } from '@kubernetes/client-node';
-import { percentile, rssBytes } from './lib.mjs';
+import { integerOptions, localPlane, percentile, rssBytes } from './lib.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const usage = 'Usage: node bench/apiserver.mjs [--dcs 1000] [--samples 200]   (needs the local plane in API mode: hack/aggregated.sh up)';
-// Only these options: anything else (a mistyped flag, --help) would otherwise start a run.
-const argv = process.argv.slice(2);
-if (argv.includes('--help')) {
-  console.log(usage);
-  process.exit(0);
-}
-for (let i = 0; i < argv.length; i += 2) {
-  if (!['--dcs', '--samples'].includes(argv[i]) || !/^[1-9][0-9]*$/.test(argv[i + 1] ?? '')) {
-    console.error(`bench/apiserver.mjs: unexpected ${JSON.stringify(argv.slice(i, i + 2).join(' '))}\n${usage}`);
-    process.exit(2);
-  }
-}
-const arg = (n, d) => { const i = argv.indexOf(`--${n}`); return i >= 0 ? Number(argv[i + 1]) : d; };
-const N = arg('dcs', 1000);
-const samples = arg('samples', 200);
-const runDir = process.env.LOCAL_CLUSTER_DIR ?? path.join(repo, '.local-cluster');
-const kc = new KubeConfig();
-kc.loadFromFile(process.env.KUBECONFIG ?? path.join(runDir, 'admin.kubeconfig'));
-const server = new URL(kc.getCurrentCluster().server);
-const tls = {};
-await kc.applyToHTTPSOptions(tls);
+const { dcs: N, samples } = integerOptions('apiserver.mjs', usage, { dcs: 1000, samples: 200 });
+const { runDir, server, tls } = await localPlane(repo);
 const frontPid = Number(readFileSync(path.join(runDir, 'dcctl-apiserver.pid'), 'utf8'));
 
 function call(method, p, body, contentType = 'application/json', accept = 'application/json') {

@@ -13,33 +13,12 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:https';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { KubeConfig } from '@kubernetes/client-node';
-import { cpuTimes } from './lib.mjs';
+import { cpuTimes, integerOptions, localPlane } from './lib.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const usage = 'Usage: node bench/events-watch.mjs [--writes 10000] [--watches 16] [--rounds 2]   (needs the local plane: hack/local-cluster.sh up)';
-// Only these options: anything else (a mistyped flag, --help) would otherwise start a run.
-const argv = process.argv.slice(2);
-if (argv.includes('--help')) {
-  console.log(usage);
-  process.exit(0);
-}
-for (let i = 0; i < argv.length; i += 2) {
-  if (!['--writes', '--watches', '--rounds'].includes(argv[i]) || !/^[1-9][0-9]*$/.test(argv[i + 1] ?? '')) {
-    console.error(`bench/events-watch.mjs: unexpected ${JSON.stringify(argv.slice(i, i + 2).join(' '))}\n${usage}`);
-    process.exit(2);
-  }
-}
-const arg = (n, d) => { const i = argv.indexOf(`--${n}`); return i >= 0 ? Number(argv[i + 1]) : d; };
-const writes = arg('writes', 10000);
-const watches = arg('watches', 16);
-const rounds = arg('rounds', 2);
-const runDir = process.env.LOCAL_CLUSTER_DIR ?? path.join(repo, '.local-cluster');
-const kc = new KubeConfig();
-kc.loadFromFile(process.env.KUBECONFIG ?? path.join(runDir, 'admin.kubeconfig'));
-const server = new URL(kc.getCurrentCluster().server);
-const tls = {};
-await kc.applyToHTTPSOptions(tls);
+const { writes, watches, rounds } = integerOptions('events-watch.mjs', usage, { writes: 10000, watches: 16, rounds: 2 });
+const { runDir, server, tls } = await localPlane(repo);
 const pidOf = (name) => Number(readFileSync(path.join(runDir, `${name}.pid`), 'utf8'));
 const etcdPid = pidOf('etcd');
 const apiserverPid = pidOf('kube-apiserver');

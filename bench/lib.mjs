@@ -1,6 +1,7 @@
 // Measuring helpers of the benchmark (bench/bench.mjs): process CPU/RSS sampling from /proc,
 // request counting from the kube-apiserver audit log, percentiles, metric text parsing.
 import { openSync, readSync, closeSync, readFileSync, statSync, readdirSync } from 'node:fs';
+import path from 'node:path';
 
 const CLK_TCK = 100; // Linux USER_HZ; /proc/<pid>/stat times are in these ticks
 
@@ -295,4 +296,41 @@ export function describeLoad(l, cores) {
   if (!l) return 'not sampled';
   const steal = l.stealCores === undefined ? '' : `, the hypervisor took ${l.stealCores.toFixed(2)} (steal time)`;
   return `load average ${l.load.mean.toFixed(1)} (${l.load.min.toFixed(1)}–${l.load.max.toFixed(1)}), other processes used ${l.othersCores.toFixed(2)} of ${cores} cores${steal}: ${l.leftCores.toFixed(2)} left to the bench`;
+}
+
+/**
+ * The options of a script that takes only `--name N` pairs of positive integers: `--help` prints
+ * `usage` and exits 0; anything else (a mistyped flag, a stray argument) exits 2 with the usage,
+ * before the script does anything. Resolves each name to its value or its default.
+ */
+export function integerOptions(script, usage, defaults, argv = process.argv.slice(2)) {
+  if (argv.includes('--help')) {
+    console.log(usage);
+    process.exit(0);
+  }
+  const values = { ...defaults };
+  for (let i = 0; i < argv.length; i += 2) {
+    const name = argv[i].replace(/^--/, '');
+    if (!argv[i].startsWith('--') || !(name in defaults) || !/^[1-9][0-9]*$/.test(argv[i + 1] ?? '')) {
+      console.error(`bench/${script}: unexpected ${JSON.stringify(argv.slice(i, i + 2).join(' '))}\n${usage}`);
+      process.exit(2);
+    }
+    values[name] = Number(argv[i + 1]);
+  }
+  return values;
+}
+
+/**
+ * The local plane a script runs on: its run directory (LOCAL_CLUSTER_DIR, default
+ * <repo>/.local-cluster), and the server and TLS options of KUBECONFIG (default: the plane's admin
+ * kubeconfig) for node:https requests.
+ */
+export async function localPlane(repo) {
+  const { KubeConfig } = await import('@kubernetes/client-node');
+  const runDir = process.env.LOCAL_CLUSTER_DIR ?? path.join(repo, '.local-cluster');
+  const kc = new KubeConfig();
+  kc.loadFromFile(process.env.KUBECONFIG ?? path.join(runDir, 'admin.kubeconfig'));
+  const tls = {};
+  await kc.applyToHTTPSOptions(tls);
+  return { runDir, server: new URL(kc.getCurrentCluster().server), tls };
 }
