@@ -53,9 +53,10 @@ function strategyFor(config: DeploymentConfig, ctx: StrategyContext): Deployment
  * The RC to roll out, taken from the list+watch of its DC's RCs that the run needs anyway
  * (design.md §6.2): the DC is the `<dc>` of the RC's immutable name `<dc>-<version>` (§3.5), so
  * that list can start before the RC is read, and a GET of the RC is one request fewer per
- * rollout. Undefined when the name has no version, the list fails or does not hold the RC (not
- * labelled for that DC): the caller GETs it, with OpenShift's errors. Which DC's RCs the run
- * scales is still decided by the decoded config, as before.
+ * rollout. Also the revision that list is current at. Undefined when the name has no version or
+ * the list fails, and no `rc` when the list does not hold the RC (not labelled for that DC): the
+ * caller GETs it, with OpenShift's errors. Which DC's RCs the run scales is still decided by the
+ * decoded config, as before.
  */
 async function fromOwnDcList(deps: DeployerDeps, namespace: string, name: string): Promise<{ rc?: V1ReplicationController; resourceVersion: string } | undefined> {
   const dcName = /^(.+)-[0-9]+$/.exec(name)?.[1];
