@@ -71,7 +71,7 @@ export const DefaultCrossNamespacePolicy = 'dcctl-cross-namespace-image-referenc
 
 export const DefaultDeployerImage = 'ghcr.io/deploymentconfig-controller/dcctl:latest';
 export const DefaultResyncSeconds = 10 * 60;
-export const DefaultStatusBatchSeconds = 0.5;
+export const DefaultStatusBatchSeconds = 2;
 
 /** `--status-batch-period` in milliseconds (undefined: the default). */
 export function statusBatchMs(seconds: number | undefined): number {

@@ -103,7 +103,7 @@ describe('main', () => {
       kubeconfig: undefined, context: undefined, namespace: undefined, dcGroup: 'apps.openshift.io', workers: 5,
       deployerImage: 'img:1', deployerCommand: ['node', '/app/bin/dcctl.js', 'deploy'], deployerServiceAccount: 'deployer',
       enableDcController: true, enableDeployerController: true, enableImageTriggerController: true, leaderElect: false, leaderElectionNamespace: undefined,
-      metricsBindAddress: '127.0.0.1:8080', crossNamespaceImages: 'admission', crossNamespacePolicy: 'dcctl-cross-namespace-image-references', metricsSecure: false, metricsAuth: true, metricsCertDir: undefined, logLevel: 'info', logFormat: 'json', manageDeployerAccess: true, resyncSeconds: 600, statusBatchSeconds: 0.5,
+      metricsBindAddress: '127.0.0.1:8080', crossNamespaceImages: 'admission', crossNamespacePolicy: 'dcctl-cross-namespace-image-references', metricsSecure: false, metricsAuth: true, metricsCertDir: undefined, logLevel: 'info', logFormat: 'json', manageDeployerAccess: true, resyncSeconds: 600, statusBatchSeconds: 2,
       deployerEnvironment: [], deployerNodeSelector: undefined, deployerTolerations: undefined, defaultDeployer: 'pod',
     }]);
   });

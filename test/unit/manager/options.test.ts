@@ -18,8 +18,8 @@ describe('--metrics-bind-address', () => {
 });
 
 describe('--status-batch-period', () => {
-  it('is seconds (fractions allowed, 0 turns batching off), half a second by default', () => {
-    expect(statusBatchMs(undefined)).toBe(500);
+  it('is seconds (fractions allowed, 0 turns batching off), two seconds by default', () => {
+    expect(statusBatchMs(undefined)).toBe(2000);
     expect(statusBatchMs(0)).toBe(0);
     expect(statusBatchMs(0.25)).toBe(250);
   });
