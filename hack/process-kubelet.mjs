@@ -47,7 +47,20 @@ function errText(err) {
   return err?.message ?? String(err);
 }
 
-const kc = new KubeConfig();
+/**
+ * client-node 1.x builds a new https.Agent, so a new TLS connection (a full handshake that
+ * kube-apiserver signs), for every request: three per pod (its token and two status patches). A
+ * kubelet keeps its connections to kube-apiserver open, so this one does too: one keep-alive agent
+ * for every request and watch (the kubeconfig, and so the agent's TLS options, never change).
+ */
+class KeepAliveKubeConfig extends KubeConfig {
+  createAgent(cluster, agentOptions) {
+    this.sharedAgent ??= super.createAgent(cluster, { ...agentOptions, keepAlive: true });
+    return this.sharedAgent;
+  }
+}
+
+const kc = new KeepAliveKubeConfig();
 if (!process.env.KUBECONFIG) {
   log('KUBECONFIG is not set; refusing to guess a cluster');
   process.exit(2);
