@@ -51,7 +51,9 @@ function errText(err) {
  * client-node 1.x builds a new https.Agent, so a new TLS connection (a full handshake that
  * kube-apiserver signs), for every request: three per pod (its token and two status patches). A
  * kubelet keeps its connections to kube-apiserver open, so this one does too: one keep-alive agent
- * for every request and watch (the kubeconfig, and so the agent's TLS options, never change).
+ * for every request and watch (the kubeconfig, and so the agent's TLS options, never change), as
+ * the controller's clients do (src/kube/client.ts, keepAliveAuthentication; this script runs
+ * without the build).
  */
 class KeepAliveKubeConfig extends KubeConfig {
   createAgent(cluster, agentOptions) {
