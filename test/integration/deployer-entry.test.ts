@@ -3,7 +3,9 @@
  * `bin/dcctl.js deploy` runs the CommonJS deployer bundle, so it never imports a builtin as an ES
  * module. Such an import builds the builtin's ES module facade, which reads every lazy export
  * and loads internals the deployer never calls (readline's interface, fs/promises): measured
- * ~10 ms of CPU and ~2 MiB on every rollout. Run against the build (`npm test` builds first).
+ * ~10 ms of CPU and ~2 MiB on every rollout. Once it takes the invocation it runs with V8's
+ * compilers off (src/deployer/main.ts interpretOnly): less CPU and memory for a one-rollout
+ * process. Run against the build (`npm test` builds first).
  */
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
@@ -33,6 +35,57 @@ describe('the deployer process', () => {
       expect(loaded).toContain('https');
       expect(loaded).not.toContain('internal/readline/interface');
       expect(loaded).not.toContain('internal/fs/promises');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  /**
+   * Whether V8 would still optimize a function in the process `args` start (`bin/dcctl.js` and its
+   * arguments), asked at its exit through V8's natives syntax (a test-only flag). Bit 1 of the
+   * status is V8's "never optimize".
+   */
+  function optimizesAtExit(args: string[], env: NodeJS.ProcessEnv): { optimizes: boolean; stderr: string; status: number | null } {
+    const dir = mkdtempSync(path.join(tmpdir(), 'deployer-entry-'));
+    try {
+      const report = path.join(dir, 'status.json');
+      const preload = path.join(dir, 'report.cjs');
+      writeFileSync(preload, [
+        "process.on('exit', () => {",
+        '  function hot(x) { return x * 2 + 1; }',
+        '  %PrepareFunctionForOptimization(hot); hot(1); hot(2);',
+        '  %OptimizeFunctionOnNextCall(hot); hot(3);',
+        `  require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(%GetOptimizationStatus(hot)));`,
+        '});',
+        '',
+      ].join('\n'));
+      const run = spawnSync(process.execPath, ['--allow-natives-syntax', '--require', preload, path.join(repoDir, 'bin/dcctl.js'), ...args], { env: { PATH: process.env.PATH ?? '', ...env }, encoding: 'utf8' });
+      const status = JSON.parse(readFileSync(report, 'utf8')) as number;
+      return { optimizes: (status & 0b10) === 0, stderr: run.stderr, status: run.status };
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('runs a rollout with V8\'s compilers off, and leaves them on for the full CLI it falls back to', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'deployer-entry-'));
+    try {
+      // A kubeconfig the deployer takes, for a server nobody listens on: the run stops at its first request.
+      const kubeconfig = path.join(dir, 'kubeconfig');
+      writeFileSync(kubeconfig, JSON.stringify({
+        apiVersion: 'v1', kind: 'Config', 'current-context': 'x',
+        clusters: [{ name: 'c', cluster: { server: 'http://127.0.0.1:1' } }],
+        users: [{ name: 'u', user: { token: 't' } }],
+        contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+      }));
+      const rollout = optimizesAtExit(['deploy', '--deployment', 'app-1', '--namespace', 'ns1'], { KUBECONFIG: kubeconfig });
+      expect(rollout.stderr).toContain("couldn't get deployment app-1");
+      expect(rollout.status).toBe(1);
+      expect(rollout.optimizes).toBe(false);
+      // `deploy --help` is the full CLI's: it keeps the compilers.
+      const help = optimizesAtExit(['deploy', '--help'], { KUBECONFIG: kubeconfig });
+      expect(help.status).toBe(0);
+      expect(help.optimizes).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

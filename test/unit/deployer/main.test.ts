@@ -1,16 +1,48 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { deployMain } from '../../../src/deployer/main.js';
+
+const noPreparation = (): void => {};
+
+/** A kubeconfig the deployer's own client takes, for a server nobody listens on. */
+function deadServerKubeconfig(dir: string): string {
+  const file = path.join(dir, 'kubeconfig');
+  writeFileSync(file, JSON.stringify({
+    apiVersion: 'v1', kind: 'Config', 'current-context': 'x',
+    clusters: [{ name: 'c', cluster: { server: 'http://127.0.0.1:1' } }],
+    users: [{ name: 'u', user: { token: 't' } }],
+    contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
+  }));
+  return file;
+}
 
 describe('deployMain (the deployer process entry point)', () => {
   it('declines what is not a plain deploy invocation, so the full CLI prints help and usage errors', async () => {
-    expect(await deployMain(['--help'], {})).toBeUndefined();
-    expect(await deployMain(['--deployment', 'web-1', '--bogus'], { OPENSHIFT_DEPLOYMENT_NAMESPACE: 'ns' })).toBeUndefined();
-    expect(await deployMain(['extra'], { OPENSHIFT_DEPLOYMENT_NAME: 'web-1', OPENSHIFT_DEPLOYMENT_NAMESPACE: 'ns' })).toBeUndefined();
-    expect(await deployMain([], {})).toBeUndefined();
+    const prepare = jest.fn(noPreparation);
+    expect(await deployMain(['--help'], {}, prepare)).toBeUndefined();
+    expect(await deployMain(['--deployment', 'web-1', '--bogus'], { OPENSHIFT_DEPLOYMENT_NAMESPACE: 'ns' }, prepare)).toBeUndefined();
+    expect(await deployMain(['extra'], { OPENSHIFT_DEPLOYMENT_NAME: 'web-1', OPENSHIFT_DEPLOYMENT_NAMESPACE: 'ns' }, prepare)).toBeUndefined();
+    expect(await deployMain([], {}, prepare)).toBeUndefined();
+    // The full CLI runs in the same process then: it keeps V8's compilers.
+    expect(prepare).not.toHaveBeenCalled();
   });
 
   it('runs the deployer for flags or the deployer pod variables, failing with exit code 1 without a cluster', async () => {
-    const code = await deployMain(['-n', 'ns', '--deployment', 'web-1', '--kubeconfig', '/nonexistent/kubeconfig'], {});
+    const code = await deployMain(['-n', 'ns', '--deployment', 'web-1', '--kubeconfig', '/nonexistent/kubeconfig'], {}, noPreparation);
     expect(code).toBe(1);
+  });
+
+  it('prepares the process once it takes the invocation', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'deploy-main-'));
+    try {
+      const prepare = jest.fn(noPreparation);
+      const code = await deployMain([], { KUBECONFIG: deadServerKubeconfig(dir), OPENSHIFT_DEPLOYMENT_NAME: 'web-1', OPENSHIFT_DEPLOYMENT_NAMESPACE: 'ns' }, prepare);
+      expect(code).toBe(1);
+      expect(prepare).toHaveBeenCalledTimes(1);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
