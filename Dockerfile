@@ -1,5 +1,6 @@
 # syntax=docker/dockerfile:1
-# One image for the controller and for deployer pods:
+# One image for the controller and for deployer pods (the ENTRYPOINT, bin/dcctl-entrypoint, runs
+# `node /app/bin/dcctl.js` with the arguments; for `deploy` with --use-openssl-ca, see there):
 #   deployer pod:  (default CMD)                 node /app/bin/dcctl.js deploy
 #                  The controller builds deployer pods as OpenShift does, with no command and no
 #                  args, so the image's defaults must run the deployer (OpenShift's deployer image
@@ -36,16 +37,16 @@ COPY --from=build /src/node_modules ./node_modules
 COPY --from=build /src/dist ./dist
 COPY bin ./bin
 COPY crds ./crds
-RUN printf '#!/bin/sh\nexec node /app/bin/dcctl.js deploy "$@"\n' > /usr/local/bin/openshift-deploy \
- && printf '#!/bin/sh\nexec node /app/bin/dcctl.js "$@"\n' > /usr/local/bin/dcctl \
+RUN printf '#!/bin/sh\nexec /app/bin/dcctl-entrypoint deploy "$@"\n' > /usr/local/bin/openshift-deploy \
+ && printf '#!/bin/sh\nexec /app/bin/dcctl-entrypoint "$@"\n' > /usr/local/bin/dcctl \
  && ln -s /app/bin/kubectl-dc.js /usr/local/bin/kubectl-dc \
  && ln -s /app/bin/kubectl_complete-dc.js /usr/local/bin/kubectl_complete-dc \
- && chmod 0755 /usr/local/bin/openshift-deploy /usr/local/bin/dcctl /app/bin/dcctl.js /app/bin/kubectl-dc.js /app/bin/kubectl_complete-dc.js \
+ && chmod 0755 /usr/local/bin/openshift-deploy /usr/local/bin/dcctl /app/bin/dcctl-entrypoint /app/bin/dcctl.js /app/bin/kubectl-dc.js /app/bin/kubectl_complete-dc.js \
  && useradd --uid 1001 --gid 0 --home-dir /home/dcctl --create-home --shell /usr/sbin/nologin dcctl \
  && mkdir /app/.compile-cache && chown 1001:0 /app/.compile-cache
 # Group 0 as on OpenShift, where the UID is arbitrary but the group is root.
 USER 1001:0
 RUN node --input-type=module -e "await import('/app/dist/deployer.cjs'); await import('/app/dist/dcctl.mjs')" \
  && chmod -R a-w /app/.compile-cache
-ENTRYPOINT ["node", "/app/bin/dcctl.js"]
+ENTRYPOINT ["/app/bin/dcctl-entrypoint"]
 CMD ["deploy"]

@@ -6,7 +6,7 @@
 //
 //   env KUBECONFIG=<run dir>/admin.kubeconfig LOCAL_CLUSTER_DIR=<run dir> node hack/process-kubelet.mjs
 import { spawn, spawnSync } from 'node:child_process';
-import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, writeFileSync, writeSync, fstatSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, readSync, rmSync, statSync, symlinkSync, writeFileSync, writeSync, fstatSync } from 'node:fs';
 import https from 'node:https';
 import { constants as osConstants } from 'node:os';
 import path from 'node:path';
@@ -17,7 +17,7 @@ import * as logs from './process-kubelet/logs.mjs';
 
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const runDir = path.resolve(process.env.LOCAL_CLUSTER_DIR ?? path.join(repoDir, '.local-cluster'));
-const dcctlPath = path.join(repoDir, 'bin/dcctl.js');
+const entrypointPath = path.join(repoDir, 'bin/dcctl-entrypoint');
 // What the project's image runs in a container without a command: read from the Dockerfile, so
 // that pods here run what they would run in a cluster.
 const image = lib.imageDefaults(readFileSync(path.join(repoDir, 'Dockerfile'), 'utf8'));
@@ -256,7 +256,7 @@ async function prepare(run) {
   for (const s of resolved.skipped) log(`${run.key}: env ${s}`);
   // The pod's own KUBECONFIG would point at a path inside its image; it gets the SA's.
   const env = { ...resolved.env, KUBECONFIG: kubeconfig };
-  const cmd = lib.commandFor(container, { nodePath: podNode, dcctlPath, shimDir, image, env });
+  const cmd = lib.commandFor(container, { entrypointPath, shimDir, image, env });
   if (cmd.error) throw new Error(cmd.error);
   return { scratch, env, argv: cmd.argv };
 }
@@ -646,9 +646,11 @@ if (!existsSync(podNode)) {
 mkdirSync(logDir, { recursive: true });
 mkdirSync(scratchRoot, { recursive: true });
 mkdirSync(shimDir, { recursive: true });
-for (const [name, text] of Object.entries(lib.shimScripts({ nodePath: podNode, dcctlPath }))) {
+for (const [name, text] of Object.entries(lib.shimScripts({ entrypointPath }))) {
   writeFileSync(path.join(shimDir, name), text, { mode: 0o755 });
 }
+rmSync(path.join(shimDir, lib.nodeLinkName), { force: true });
+symlinkSync(podNode, path.join(shimDir, lib.nodeLinkName));
 log(`process kubelet started (pid ${process.pid}); cluster ${kc.getCurrentCluster()?.server}; run dir ${runDir}; at most ${maxPods} pod process(es) at once; pods run ${podNode}`);
 try {
   statSync(path.join(repoDir, 'dist/cli/index.js'));

@@ -23,7 +23,8 @@ export interface EnvRef {
   optional: boolean;
 }
 
-export declare function shimScripts(opts: { nodePath: string; dcctlPath: string }): Record<'openshift-deploy' | 'dcctl', string>;
+export declare function shimScripts(opts: { entrypointPath: string }): Record<'openshift-deploy' | 'dcctl', string>;
+export declare const nodeLinkName: string;
 export declare function expandVars(input: string, lookup: (name: string) => string | undefined): string;
 export interface ImageDefaults {
   entrypoint: string[];
@@ -35,7 +36,7 @@ export declare function imageEnv(image: ImageDefaults, opts: { compileCacheDir: 
 export declare function compileCacheWarmup(opts: { nodePath: string; repoDir: string }): string[];
 export declare function commandFor(
   container: V1Container,
-  opts: { nodePath: string; dcctlPath: string; shimDir: string; image: ImageDefaults; env?: Record<string, string> },
+  opts: { entrypointPath: string; shimDir: string; image: ImageDefaults; env?: Record<string, string> },
 ): { argv: string[]; error?: undefined } | { error: string; argv?: undefined };
 export declare function fieldRefValue(pod: V1Pod, fieldPath: string): string | undefined;
 export declare function refKey(kind: string, name: string, key: string): string;

@@ -25,15 +25,20 @@ function shQuote(s) {
 
 /**
  * The executables put first on every pod's PATH, so custom deployer commands and hooks can call
- * `openshift-deploy` / `dcctl` as in the image. Returns file name → script text.
+ * `openshift-deploy` / `dcctl` as in the image (through the image's entry point, this repository's
+ * bin/dcctl-entrypoint). Returns file name → script text; `node` itself is a link of its own
+ * (nodeLinkName), so the entry point's `node` is the pods' Node.js.
  */
-export function shimScripts({ nodePath, dcctlPath }) {
-  const run = `exec ${shQuote(nodePath)} ${shQuote(dcctlPath)}`;
+export function shimScripts({ entrypointPath }) {
+  const run = `exec ${shQuote(entrypointPath)}`;
   return {
     'openshift-deploy': `#!/bin/sh\n${run} deploy "$@"\n`,
     dcctl: `#!/bin/sh\n${run} "$@"\n`,
   };
 }
+
+/** The name, in the shim directory, of a symbolic link to the Node.js that pods run. */
+export const nodeLinkName = 'node';
 
 /**
  * Kubernetes `$(VAR)` expansion (kubelet `expansion.Expand`): `$(NAME)` is replaced when NAME
@@ -140,18 +145,18 @@ export function compileCacheWarmup({ nodePath, repoDir }) {
   return [nodePath, '--input-type=module', '-e', bundles.map((b) => `await import(${b});`).join(' ')];
 }
 
-/** The image's ENTRYPOINT as this repository's files: `node` and `/app/bin/dcctl.js`. */
-const ImageEntrypoint = ['node', '/app/bin/dcctl.js'];
+/** The image's ENTRYPOINT, which is this repository's bin/dcctl-entrypoint. */
+const ImageEntrypoint = ['/app/bin/dcctl-entrypoint'];
 
 /**
  * The argv to run for the pod's first container, or `{ error }` when it cannot run here.
  * - `deployment` container without a command: what the project's image runs (`image`, its
- *   Dockerfile's ENTRYPOINT `node /app/bin/dcctl.js` here as this repository's bin/dcctl.js, then
- *   the container args, or the image's CMD without them), as a container runtime would;
+ *   Dockerfile's ENTRYPOINT `/app/bin/dcctl-entrypoint` here as this repository's file, then the
+ *   container args, or the image's CMD without them), as a container runtime would;
  * - otherwise `command` + `args`, with the image's shim paths mapped to the local shims.
  * `$(VAR)` references are expanded against `env` (a name → value map).
  */
-export function commandFor(container, { nodePath, dcctlPath, shimDir, image, env = {} }) {
+export function commandFor(container, { entrypointPath, shimDir, image, env = {} }) {
   const lookup = (name) => (Object.hasOwn(env, name) ? env[name] : undefined);
   const command = (container.command ?? []).map((s) => expandVars(s, lookup));
   const args = (container.args ?? []).map((s) => expandVars(s, lookup));
@@ -162,7 +167,7 @@ export function commandFor(container, { nodePath, dcctlPath, shimDir, image, env
     if (JSON.stringify(image.entrypoint) !== JSON.stringify(ImageEntrypoint)) {
       return { error: `the image's ENTRYPOINT ${JSON.stringify(image.entrypoint)} is not ${JSON.stringify(ImageEntrypoint)}; the process kubelet cannot run it` };
     }
-    return { argv: [nodePath, dcctlPath, ...(args.length > 0 ? args : image.cmd)] };
+    return { argv: [entrypointPath, ...(args.length > 0 ? args : image.cmd)] };
   }
   const shim = ImageShimPaths[command[0]];
   if (shim) command[0] = `${shimDir}/${shim}`;

@@ -8,7 +8,9 @@
 import { describe, expect, it } from '@jest/globals';
 import type { V1Container } from '@kubernetes/client-node';
 import { loadAll } from 'js-yaml';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { imageDefaults } from '../../../hack/process-kubelet/lib.mjs';
@@ -18,10 +20,27 @@ import { makeDeployment, okDeploymentConfig } from '../deployer-controller/fixtu
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const image = imageDefaults(readFileSync(path.join(repoDir, 'Dockerfile'), 'utf8'));
 
-/** The argv a container runtime starts for `container` in the image. */
+/**
+ * What the image's entry point (bin/dcctl-entrypoint) execs for `args`: the script itself, run
+ * with a `node` on its PATH that prints its arguments; the repository's bin/ shows as the image's.
+ */
+function entrypointExecs(args: string[]): string[] {
+  const dir = mkdtempSync(path.join(tmpdir(), 'entrypoint-'));
+  try {
+    writeFileSync(path.join(dir, 'node'), '#!/bin/sh\nfor a in "$@"; do printf \'%s\\n\' "$a"; done\n', { mode: 0o755 });
+    const run = spawnSync(path.join(repoDir, 'bin/dcctl-entrypoint'), args, { env: { PATH: `${dir}:/usr/bin:/bin` }, encoding: 'utf8' });
+    expect(run.status).toBe(0);
+    return ['node', ...run.stdout.split('\n').slice(0, -1).map((a) => a.replace(`${repoDir}/bin/`, '/app/bin/'))];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** The argv a container runtime starts for `container` in the image, through its entry point. */
 function runs(container: V1Container): string[] {
   if (container.command && container.command.length > 0) return [...container.command, ...(container.args ?? [])];
-  return [...image.entrypoint, ...(container.args && container.args.length > 0 ? container.args : image.cmd)];
+  const argv = [...image.entrypoint, ...(container.args && container.args.length > 0 ? container.args : image.cmd)];
+  return argv[0] === '/app/bin/dcctl-entrypoint' ? entrypointExecs(argv.slice(1)) : argv;
 }
 
 interface Workload { kind?: string; spec?: { template?: { spec?: { containers?: V1Container[] } } } }
@@ -39,7 +58,14 @@ describe('the container image', () => {
     const container = pod.spec!.containers[0]!;
     expect(container.command).toBeUndefined();
     expect(container.args).toBeUndefined();
-    expect(runs(container)).toEqual(['node', '/app/bin/dcctl.js', 'deploy']);
+    // With OpenSSL's CA store, not Node.js's bundled one, which a deployer never uses (bin/dcctl-entrypoint).
+    expect(runs(container)).toEqual(['node', '--use-openssl-ca', '/app/bin/dcctl.js', 'deploy']);
+  });
+
+  it("keeps Node.js's bundled CA store for every other command, and passes arguments unchanged", () => {
+    expect(entrypointExecs(['rollout', 'status', 'dc/a b', 'deploy'])).toEqual(['node', '/app/bin/dcctl.js', 'rollout', 'status', 'dc/a b', 'deploy']);
+    expect(entrypointExecs(['deploy', '--until', '50%'])).toEqual(['node', '--use-openssl-ca', '/app/bin/dcctl.js', 'deploy', '--until', '50%']);
+    expect(image.entrypoint).toEqual(['/app/bin/dcctl-entrypoint']);
   });
 
   it("gives a deployer pod the deployer's compiled code, filled as the user the pod runs as", () => {

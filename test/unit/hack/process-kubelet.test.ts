@@ -25,8 +25,8 @@ import {
   tokenRequestBody,
 } from '../../../hack/process-kubelet/lib.mjs';
 
-const image = { entrypoint: ['node', '/app/bin/dcctl.js'], cmd: ['deploy'], env: {} };
-const paths = { nodePath: '/opt/node/bin/node', dcctlPath: '/repo/bin/dcctl.js', shimDir: '/run/shims', image };
+const image = { entrypoint: ['/app/bin/dcctl-entrypoint'], cmd: ['deploy'], env: {} };
+const paths = { entrypointPath: '/repo/bin/dcctl-entrypoint', shimDir: '/run/shims', image };
 
 function pod(overrides: Partial<V1Pod['spec']> = {}, container: Partial<V1Container> = {}): V1Pod {
   return {
@@ -43,7 +43,7 @@ function pod(overrides: Partial<V1Pod['spec']> = {}, container: Partial<V1Contai
 
 describe('imageDefaults', () => {
   it("reads the last stage's ENTRYPOINT and CMD", () => {
-    const dockerfile = 'FROM node AS build\nCMD ["build"]\nFROM node\nENTRYPOINT ["node", \\\n "/app/bin/dcctl.js"]\nCMD ["deploy"]\n';
+    const dockerfile = 'FROM node AS build\nCMD ["build"]\nFROM node\nENTRYPOINT [ \\\n "/app/bin/dcctl-entrypoint"]\nCMD ["deploy"]\n';
     expect(imageDefaults(dockerfile)).toEqual(image);
     expect(imageDefaults('FROM a\nCMD ["x"]\nFROM b\n')).toEqual({ entrypoint: [], cmd: [], env: {} });
   });
@@ -67,20 +67,15 @@ describe('imageDefaults', () => {
 
 describe('commandFor', () => {
   it('runs what the image runs for a deployment container without a command: its ENTRYPOINT and CMD', () => {
-    expect(commandFor({ name: 'deployment', image: 'x' }, paths)).toEqual({ argv: ['/opt/node/bin/node', '/repo/bin/dcctl.js', 'deploy'] });
+    expect(commandFor({ name: 'deployment', image: 'x' }, paths)).toEqual({ argv: ['/repo/bin/dcctl-entrypoint', 'deploy'] });
     // An image whose CMD is not the deployer would not roll anything out in a cluster; nor here.
     const controllerCmd = { ...paths, image: { ...image, cmd: ['controller'] } };
-    expect(commandFor({ name: 'deployment' }, controllerCmd).argv).toEqual(['/opt/node/bin/node', '/repo/bin/dcctl.js', 'controller']);
+    expect(commandFor({ name: 'deployment' }, controllerCmd).argv).toEqual(['/repo/bin/dcctl-entrypoint', 'controller']);
     expect(commandFor({ name: 'deployment' }, { ...paths, image: { entrypoint: ['/bin/app'], cmd: [], env: {} } }).error).toMatch(/ENTRYPOINT/);
   });
 
   it('passes deployer container args to dcctl, as the image ENTRYPOINT would', () => {
-    expect(commandFor({ name: 'deployment', args: ['deploy', '--until=50%'] }, paths).argv).toEqual([
-      '/opt/node/bin/node',
-      '/repo/bin/dcctl.js',
-      'deploy',
-      '--until=50%',
-    ]);
+    expect(commandFor({ name: 'deployment', args: ['deploy', '--until=50%'] }, paths).argv).toEqual(['/repo/bin/dcctl-entrypoint', 'deploy', '--until=50%']);
   });
 
   it('runs a custom command as given, mapping the image shim paths to local shims', () => {
@@ -97,10 +92,10 @@ describe('commandFor', () => {
 });
 
 describe('shimScripts', () => {
-  it('makes openshift-deploy run "dcctl deploy" and dcctl run dcctl with the same arguments', () => {
-    const s = shimScripts({ nodePath: '/n/node', dcctlPath: "/it's/dcctl.js" });
-    expect(s['openshift-deploy']).toBe(`#!/bin/sh\nexec '/n/node' '/it'\\''s/dcctl.js' deploy "$@"\n`);
-    expect(s.dcctl).toBe(`#!/bin/sh\nexec '/n/node' '/it'\\''s/dcctl.js' "$@"\n`);
+  it('makes openshift-deploy run "dcctl deploy" and dcctl run dcctl with the same arguments, through the entry point', () => {
+    const s = shimScripts({ entrypointPath: "/it's/dcctl-entrypoint" });
+    expect(s['openshift-deploy']).toBe(`#!/bin/sh\nexec '/it'\\''s/dcctl-entrypoint' deploy "$@"\n`);
+    expect(s.dcctl).toBe(`#!/bin/sh\nexec '/it'\\''s/dcctl-entrypoint' "$@"\n`);
   });
 });
 
