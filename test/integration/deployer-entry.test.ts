@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { writeUnreachableKubeconfig } from '../support/kubeconfig.js';
 
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -70,14 +71,7 @@ describe('the deployer process', () => {
   it('runs a rollout with V8\'s compilers off, and leaves them on for the full CLI it falls back to', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'deployer-entry-'));
     try {
-      // A kubeconfig the deployer takes, for a server nobody listens on: the run stops at its first request.
-      const kubeconfig = path.join(dir, 'kubeconfig');
-      writeFileSync(kubeconfig, JSON.stringify({
-        apiVersion: 'v1', kind: 'Config', 'current-context': 'x',
-        clusters: [{ name: 'c', cluster: { server: 'http://127.0.0.1:1' } }],
-        users: [{ name: 'u', user: { token: 't' } }],
-        contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
-      }));
+      const kubeconfig = writeUnreachableKubeconfig(dir);
       const rollout = optimizesAtExit(['deploy', '--deployment', 'app-1', '--namespace', 'ns1'], { KUBECONFIG: kubeconfig });
       expect(rollout.stderr).toContain("couldn't get deployment app-1");
       expect(rollout.status).toBe(1);

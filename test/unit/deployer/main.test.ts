@@ -1,22 +1,11 @@
 import { describe, expect, it, jest } from '@jest/globals';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deployMain } from '../../../src/deployer/main.js';
+import { writeUnreachableKubeconfig } from '../../support/kubeconfig.js';
 
 const noPreparation = (): void => {};
-
-/** A kubeconfig the deployer's own client takes, for a server nobody listens on. */
-function deadServerKubeconfig(dir: string): string {
-  const file = path.join(dir, 'kubeconfig');
-  writeFileSync(file, JSON.stringify({
-    apiVersion: 'v1', kind: 'Config', 'current-context': 'x',
-    clusters: [{ name: 'c', cluster: { server: 'http://127.0.0.1:1' } }],
-    users: [{ name: 'u', user: { token: 't' } }],
-    contexts: [{ name: 'x', context: { cluster: 'c', user: 'u' } }],
-  }));
-  return file;
-}
 
 describe('deployMain (the deployer process entry point)', () => {
   it('declines what is not a plain deploy invocation, so the full CLI prints help and usage errors', async () => {
@@ -38,7 +27,7 @@ describe('deployMain (the deployer process entry point)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'deploy-main-'));
     try {
       const prepare = jest.fn(noPreparation);
-      const code = await deployMain([], { KUBECONFIG: deadServerKubeconfig(dir), OPENSHIFT_DEPLOYMENT_NAME: 'web-1', OPENSHIFT_DEPLOYMENT_NAMESPACE: 'ns' }, prepare);
+      const code = await deployMain([], { KUBECONFIG: writeUnreachableKubeconfig(dir), OPENSHIFT_DEPLOYMENT_NAME: 'web-1', OPENSHIFT_DEPLOYMENT_NAMESPACE: 'ns' }, prepare);
       expect(code).toBe(1);
       expect(prepare).toHaveBeenCalledTimes(1);
     } finally {
