@@ -32,7 +32,7 @@ const options = {
  * set now, it only affects code compiled from here on. Only once the invocation is the deployer's
  * own, never for the full CLI it may fall back to.
  */
-export function interpretOnly(): void {
+function interpretOnly(): void {
   setFlagsFromString('--no-sparkplug --no-maglev --no-turbofan');
 }
 

@@ -4,8 +4,8 @@
  * module. Such an import builds the builtin's ES module facade, which reads every lazy export
  * and loads internals the deployer never calls (readline's interface, fs/promises): measured
  * ~10 ms of CPU and ~2 MiB on every rollout. Once it takes the invocation it runs with V8's
- * compilers off (src/deployer/main.ts interpretOnly): less CPU and memory for a one-rollout
- * process. Run against the build (`npm test` builds first).
+ * compilers off (src/deployer/main.ts interpretOnly): less memory for a one-rollout process.
+ * Run against the build (`npm test` builds first).
  */
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
