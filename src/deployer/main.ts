@@ -10,7 +10,7 @@
 import { parseArgs } from 'node:util';
 import { setFlagsFromString } from 'node:v8';
 import { restDeployerDeps } from '../kube/deployer-rest.js';
-import { loadRestConfig, RestClient, type RestConfig } from '../kube/rest.js';
+import { loadRestConfig, RestClient, trustOnlyServerCa, type RestConfig } from '../kube/rest.js';
 import { runDeployCommand } from './command.js';
 
 /** Flags of `dcctl deploy` (the same as the full CLI's, see src/cli/index.ts). */
@@ -37,12 +37,26 @@ function interpretOnly(): void {
 }
 
 /**
+ * What a deployer process changes in itself before its first request: V8's compilers off
+ * (interpretOnly), and its server's CA as its default trust store (src/kube/rest.ts
+ * trustOnlyServerCa), so it never parses a store of roots it does not use (docs/design.md §6.1).
+ */
+function prepareDeployerProcess(config: RestConfig): void {
+  interpretOnly();
+  trustOnlyServerCa(config);
+}
+
+/**
  * Runs `deploy` from `argv` (the arguments after `deploy`) and returns the exit code, or
  * undefined when `argv` is not a plain deploy invocation (the caller then runs the full CLI).
- * `prepareProcess` runs once the invocation is accepted, before any request (tests pass a no-op,
- * the process they run in is not a deployer's).
+ * `prepareProcess` runs with the connection settings once the invocation is accepted, before any
+ * request (tests pass a no-op, the process they run in is not a deployer's).
  */
-export async function deployMain(argv: string[], env: NodeJS.ProcessEnv = process.env, prepareProcess: () => void = interpretOnly): Promise<number | undefined> {
+export async function deployMain(
+  argv: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  prepareProcess: (config: RestConfig) => void = prepareDeployerProcess,
+): Promise<number | undefined> {
   let values;
   try {
     ({ values } = parseArgs({ args: argv, options, strict: true, allowPositionals: false }));
@@ -63,7 +77,7 @@ export async function deployMain(argv: string[], env: NodeJS.ProcessEnv = proces
   }
   // A kubeconfig only client-node handles (exec plugins, proxies, …): the full CLI runs it.
   if (!config) return undefined;
-  prepareProcess();
+  prepareProcess(config);
   const rest = new RestClient(config, 'dcctl-deployer');
   return runDeployCommand(opts, { env, makeDeps: () => restDeployerDeps(rest) });
 }

@@ -175,6 +175,32 @@ function secureContextOf(config: RestConfig): TlsModule.SecureContext {
 }
 
 /**
+ * Makes `config`'s CA the process's default trust store, for a process that talks to that one
+ * server and nothing else (a deployer). Whether or not a connection names a CA of its own, Node.js
+ * builds its default store once, with the first TLS context: the bundled roots, or with
+ * `--use-openssl-ca` OpenSSL's system file where there is one (SSL_CERT_FILE, Alpine's
+ * /etc/ssl/cert.pem), which it parses whole (Debian's 146 roots: ~12 ms of CPU per process,
+ * docs/design.md §6.1). Set to the one CA first, that store costs nothing to build; the
+ * connections, which name the CA themselves, trust exactly what they did.
+ * Returns whether it was set: not without a CA, nor on a Node.js without
+ * `tls.setDefaultCACertificates` (before 22.19 and 24.5), nor for a CA it cannot parse (the
+ * connection then reports that itself).
+ */
+export function trustOnlyServerCa(config: RestConfig): boolean {
+  // Not in the Node.js 20 types this project compiles against.
+  const setDefault = (tls as { setDefaultCACertificates?: (certs: string[]) => void }).setDefaultCACertificates;
+  if (!config.ca || typeof setDefault !== 'function') return false;
+  const certificates = config.ca.toString('latin1').match(/-----BEGIN CERTIFICATE-----[^-]+-----END CERTIFICATE-----/g);
+  if (!certificates) return false;
+  try {
+    setDefault.call(tls, certificates);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
  * JSON requests, watches and streamed GETs over one keep-alive connection pool. Errors: an
  * ApiError with the Status's message and reason for any HTTP error answer; network errors as Node
  * raised them.

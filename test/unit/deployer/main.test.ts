@@ -3,9 +3,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deployMain } from '../../../src/deployer/main.js';
+import type { RestConfig } from '../../../src/kube/rest.js';
 import { writeUnreachableKubeconfig } from '../../support/kubeconfig.js';
 
-const noPreparation = (): void => {};
+const noPreparation = (_config: RestConfig): void => {};
 
 describe('deployMain (the deployer process entry point)', () => {
   it('declines what is not a plain deploy invocation, so the full CLI prints help and usage errors', async () => {
@@ -23,13 +24,15 @@ describe('deployMain (the deployer process entry point)', () => {
     expect(code).toBe(1);
   });
 
-  it('prepares the process once it takes the invocation', async () => {
+  it('prepares the process with its connection settings once it takes the invocation', async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'deploy-main-'));
     try {
       const prepare = jest.fn(noPreparation);
       const code = await deployMain([], { KUBECONFIG: writeUnreachableKubeconfig(dir), OPENSHIFT_DEPLOYMENT_NAME: 'web-1', OPENSHIFT_DEPLOYMENT_NAMESPACE: 'ns' }, prepare);
       expect(code).toBe(1);
       expect(prepare).toHaveBeenCalledTimes(1);
+      // The settings its requests use: the server's CA becomes the process's default trust store.
+      expect(prepare).toHaveBeenCalledWith(expect.objectContaining({ server: 'http://127.0.0.1:1', token: 't' }));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
