@@ -6,7 +6,9 @@
  * the Lease's resourceVersion, so two candidates can never both win the same round.
  *
  * Expiry is judged by the LOCAL time at which a candidate last saw the lease record change,
- * not by the renewTime written in it, so clock skew between nodes does not matter.
+ * not by the renewTime written in it, so clock skew between nodes does not matter. Local times
+ * are monotonic (`elapsedMs`), as client-go's are: a step of the wall clock (NTP, a resumed VM)
+ * neither expires another holder's lease nor makes the leader think it missed its renewals.
  */
 import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
@@ -14,6 +16,9 @@ import { isNotFound } from '../controller/errors.js';
 import { makeApiClient } from './client.js';
 import { sleep } from '../util/sleep.js';
 import { toApiError } from './errors.js';
+
+/** Milliseconds on a monotonic clock, for durations only (the Lease's times are wall-clock). */
+const elapsedMs = (): number => performance.now();
 
 /** The Lease calls the elector makes (a seam for unit tests; CoordinationV1Api fits it). */
 export interface LeaseApi {
@@ -125,16 +130,16 @@ export class LeaderElector {
       .catch((err: unknown) => this.log.error({ err }, 'onStartedLeading failed'));
 
     // 2. Renew every retryPeriod; give up when no renew succeeded for renewDeadline.
-    let lastRenewMs = Date.now();
+    let lastRenewMs = elapsedMs();
     while (!this.stopping) {
       await sleep(this.retryPeriodMs, this.stopSignal.signal);
       if (this.stopping) break;
-      const remaining = this.renewDeadlineMs - (Date.now() - lastRenewMs);
+      const remaining = this.renewDeadlineMs - (elapsedMs() - lastRenewMs);
       if ((await this.attempt(remaining)) && this.observedLeader === this.opts.identity) {
-        lastRenewMs = Date.now();
+        lastRenewMs = elapsedMs();
         continue;
       }
-      if (Date.now() - lastRenewMs >= this.renewDeadlineMs || (this.observedLeader !== '' && this.observedLeader !== this.opts.identity)) {
+      if (elapsedMs() - lastRenewMs >= this.renewDeadlineMs || (this.observedLeader !== '' && this.observedLeader !== this.opts.identity)) {
         this.log.warn('Lost leadership');
         await this.stepDown();
         return;
@@ -187,6 +192,7 @@ export class LeaderElector {
   private async tryAcquireOrRenew(): Promise<boolean> {
     const { name, namespace, identity } = this.opts;
     const now = Date.now();
+    const seenAt = elapsedMs();
     let current: V1Lease;
     try {
       current = await this.api.readNamespacedLease({ name, namespace });
@@ -195,14 +201,14 @@ export class LeaderElector {
       if (!isNotFound(err)) throw err;
       const body: V1Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec: this.spec(0, new V1MicroTime(now), now) };
       this.lease = await this.api.createNamespacedLease({ namespace, body });
-      this.observe(this.lease, Date.now());
+      this.observe(this.lease, elapsedMs());
       return true;
     }
-    this.observe(current, now);
+    this.observe(current, seenAt);
     const spec = current.spec ?? {};
     const holder = spec.holderIdentity ?? '';
     const durationMs = (spec.leaseDurationSeconds ?? Math.ceil(this.leaseDurationMs / 1000)) * 1000;
-    if (holder !== '' && holder !== identity && this.observedAtMs + durationMs > now) return false;
+    if (holder !== '' && holder !== identity && this.observedAtMs + durationMs > seenAt) return false;
 
     const isHolder = holder === identity;
     const transitions = spec.leaseTransitions ?? 0;
@@ -221,16 +227,17 @@ export class LeaderElector {
     };
     // A 409 here means another candidate wrote first: we lost this round.
     this.lease = await this.api.replaceNamespacedLease({ name, namespace, body });
-    this.observe(this.lease, Date.now());
+    this.observe(this.lease, elapsedMs());
     return true;
   }
 
-  private observe(lease: V1Lease, now: number): void {
+  /** `seenAt`: elapsedMs() when the lease was read. */
+  private observe(lease: V1Lease, seenAt: number): void {
     const spec = lease.spec ?? {};
     const record = JSON.stringify([spec.holderIdentity ?? '', String(spec.renewTime ?? ''), spec.leaseTransitions ?? 0]);
     if (record !== this.observedRecord) {
       this.observedRecord = record;
-      this.observedAtMs = now;
+      this.observedAtMs = seenAt;
     }
     const holder = spec.holderIdentity ?? '';
     if (holder !== this.observedLeader) {

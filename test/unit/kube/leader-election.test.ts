@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import type { V1Lease } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { ApiError } from '../../../src/controller/errors.js';
@@ -13,7 +13,10 @@ class MemoryLeases implements LeaseApi {
   rv = 0;
   down = false;
   writes: V1Lease[] = [];
+  /** How long each call takes, as a request to kube-apiserver does. */
+  constructor(private readonly latencyMs = 0) {}
   async readNamespacedLease() {
+    if (this.latencyMs) await sleep(this.latencyMs);
     if (this.down) throw new Error('ECONNREFUSED');
     if (!this.lease) throw new ApiError('not found', 404, 'NotFound');
     return structuredClone(this.lease);
@@ -24,6 +27,7 @@ class MemoryLeases implements LeaseApi {
     return this.store(body);
   }
   async replaceNamespacedLease({ body }: { name: string; namespace: string; body: V1Lease }) {
+    if (this.latencyMs) await sleep(this.latencyMs);
     if (this.down) throw new Error('ECONNREFUSED');
     if (body.metadata?.resourceVersion !== this.lease?.metadata?.resourceVersion) throw new ApiError('conflict', 409, 'Conflict');
     return this.store(body);
@@ -101,6 +105,31 @@ describe('LeaderElector', () => {
     await a.done;
     expect(a.e.isLeader()).toBe(false);
     expect(a.events).toEqual(['started', 'stopped']);
+  });
+
+  it('judges its renew deadline and others\' expiry by elapsed time, not by the wall clock', async () => {
+    // The wall clock of a node can step (NTP, a resumed VM). 60 s forward while leading must not
+    // look like 60 s without a renew, nor 60 s forward while another leads like an expired lease.
+    const api = new MemoryLeases(5);
+    const slow = { retryPeriodMs: 100 };
+    const a = elector(api, 'a', slow);
+    await until(() => a.e.isLeader());
+    const b = elector(api, 'b', slow);
+    await sleep(150);
+    // Right after a renew, so that the leader is asleep when the clock steps.
+    const writes = api.writes.length;
+    await until(() => api.writes.length > writes);
+    const wall = Date.now;
+    const stepped = jest.spyOn(Date, 'now').mockImplementation(() => wall() + 60_000);
+    try {
+      await sleep(400);
+      expect(a.events).toEqual(['started']);
+      expect(a.e.isLeader()).toBe(true);
+      expect(b.e.isLeader()).toBe(false);
+      expect(api.lease?.spec?.holderIdentity).toBe('a');
+    } finally {
+      stepped.mockRestore();
+    }
   });
 
   it('rejects a renew deadline that is not shorter than the lease', () => {
