@@ -1177,6 +1177,12 @@ function verbsLine(perVerb, rollouts) {
   return Object.entries(perVerb).sort((a, b) => b[1] - a[1]).map(([v, k]) => `${v} ${fmt.n(k / rollouts, 1)}`).join(', ');
 }
 
+/** Requests per rollout of a run: all its controllers', or one client's. */
+const requestsPerRollout = (r) => Object.values(r.perVerb).reduce((a, b) => a + b, 0) / r.rollouts;
+const clientRequestsPerRollout = (r, client) => Object.values(r.counts[client] ?? {}).reduce((a, b) => a + b, 0) / r.rollouts;
+/** 409s of our controller and deployers in a run (all of its rollouts). */
+const ourConflicts = (r) => Object.entries(r.conflicts ?? {}).filter(([k]) => k.startsWith('dc-controller ') || k.startsWith('deployer ')).reduce((a, [, c]) => a + c, 0);
+
 /** The results by N, then by kind. */
 function byNOf(results) {
   const byN = new Map();
@@ -1240,8 +1246,8 @@ function report(results, idle, skipped) {
   for (const [n, v] of byN) for (const [kind, dc] of dcSides(v)) {
     const deploy = v.deploy;
     if (!deploy) continue;
-    const tot = (r) => Object.values(r.perVerb).reduce((a, b) => a + b, 0) / r.rollouts;
-    const byClient = (r, clients) => clients.map((c) => `${c} ${fmt.n(Object.values(r.counts[c] ?? {}).reduce((a, b) => a + b, 0) / r.rollouts, 1)}`).join(', ');
+    const tot = requestsPerRollout;
+    const byClient = (r, clients) => clients.map((c) => `${c} ${fmt.n(clientRequestsPerRollout(r, c), 1)}`).join(', ');
     L.push(`| ${n} | ${kind} | ${fmt.n(tot(dc), 1)} | ${byClient(dc, ['dc-controller', 'deployer', 'kcm/replication-controller'])} | ${verbsLine(dc.perVerb, dc.rollouts)} | ${fmt.n(tot(deploy), 1)} | ${byClient(deploy, ['kcm/deployment-controller', 'kcm/replicaset-controller'])} | ${verbsLine(deploy.perVerb, deploy.rollouts)} | ${fmt.ratio(tot(dc), tot(deploy))} |`);
   }
   L.push('', 'Per-verb detail of the DC side by client (requests per rollout):', '');
@@ -1360,7 +1366,7 @@ function report(results, idle, skipped) {
   L.push('- Added (bench): the Targets table at the top of the report, each target of issue 16 with what this run measured and, for a time target not met, whether the run\'s CPU budget or lower bound rules it out.');
   const dcRuns = results.filter((r) => isDc(r.kind) && r.startCosts?.writeToRc?.length);
   for (const r of dcRuns) {
-    const ours = Object.entries(r.conflicts).filter(([k]) => k.startsWith('dc-controller ') || k.startsWith('deployer ')).reduce((a, [, v]) => a + v, 0);
+    const ours = ourConflicts(r);
     const q = r.controllerMetrics?.queues?.deploymentconfig;
     L.push(`- N=${r.n} ${r.kind}: DC write → its RC created: median ${fmt.s(percentile(r.startCosts.writeToRc, 50) / 1000)} (p90 ${fmt.s(percentile(r.startCosts.writeToRc, 90) / 1000)})${q ? `; the DC controller did ${fmt.n(q.syncs / r.rollouts, 1)} syncs per rollout, its keys waited ${fmt.ms((q.queueSeconds / Math.max(q.adds, 1)) * 1000)} in the queue on average and a sync took ${fmt.ms((q.syncSeconds / Math.max(q.syncs, 1)) * 1000)} on average` : ''}. Conflicts (409) from our clients (controller and deployers): ${fmt.n(ours / r.rollouts, 2)} per rollout.`);
   }
@@ -1393,7 +1399,7 @@ function analysis(byN) {
     const r = v['dc-inline'];
     const deploy = v.deploy;
     if (!r || !deploy) continue;
-    const tot = (x) => Object.values(x.perVerb).reduce((a, b) => a + b, 0) / x.rollouts;
+    const tot = requestsPerRollout;
     const ours = Object.entries(r.conflicts).filter(([k]) => k.startsWith('dc-controller ')).reduce((a, [, x]) => a + x, 0);
     // Conflicts of the RC manager's status writes, by whose write they lost to.
     const rcm = r.conflictCauses?.['kcm/replication-controller update replicationcontrollers/status'] ?? {};
@@ -1429,7 +1435,7 @@ function targetsSection(byN, idle) {
   const rows = [];
   const row = (target, n, measured, met, why = '') => rows.push(`| ${target} | ${n} | ${measured} | ${met ? 'met' : `**not met**${why ? `: ${why}` : ''}`} |`);
   const phaseLabel = { create: 'first rollout', update: 'template update' };
-  const tot = (x) => Object.values(x.perVerb).reduce((a, b) => a + b, 0) / x.rollouts;
+  const tot = requestsPerRollout;
   const reachText = { node: 'out of reach for a controller in Node.js (CPU budget, Analysis)', crd: 'out of reach for a DC served as a CRD (CPU budget, Analysis)', others: 'the CPU budget leaves no room for the other processes\' extra of this run (Analysis)', open: 'not ruled out by the CPU budget (Analysis)' };
   for (const [n, v] of byN) {
     const r = v['dc-inline'];
@@ -1466,15 +1472,15 @@ function targetsSection(byN, idle) {
     }
     const own = (x) => Object.entries(x.conflicts ?? {}).filter(([k]) => k.startsWith('kcm/replication-controller ')).reduce((a, [, c]) => a + c, 0) / x.rollouts;
     row('deployer pods: API requests per rollout ≤ 1.5×', n, `${fmt.n(tot(dc), 1)} against ${fmt.n(tot(deploy), 1)}: ${fmt.ratio(tot(dc), tot(deploy))}`, tot(dc) <= 1.5 * tot(deploy),
-      `kube-controller-manager's RC manager made ${fmt.n(Object.values(dc.counts['kcm/replication-controller'] ?? {}).reduce((a, b) => a + b, 0) / dc.rollouts, 1)} of them (its ReplicaSet controller ${fmt.n(Object.values(deploy.counts['kcm/replicaset-controller'] ?? {}).reduce((a, b) => a + b, 0) / deploy.rollouts, 1)}), with ${fmt.n(own(dc), 2)} status-write conflicts per rollout; our controller and deployers ${fmt.n((Object.values(dc.counts['dc-controller'] ?? {}).reduce((a, b) => a + b, 0) + Object.values(dc.counts.deployer ?? {}).reduce((a, b) => a + b, 0)) / dc.rollouts, 1)}`);
+      `kube-controller-manager's RC manager made ${fmt.n(clientRequestsPerRollout(dc, 'kcm/replication-controller'), 1)} of them (its ReplicaSet controller ${fmt.n(clientRequestsPerRollout(deploy, 'kcm/replicaset-controller'), 1)}), with ${fmt.n(own(dc), 2)} status-write conflicts per rollout; our controller and deployers ${fmt.n(clientRequestsPerRollout(dc, 'dc-controller') + clientRequestsPerRollout(dc, 'deployer'), 1)}`);
     const perDeployer = (1000 * dc.cpu.deployers) / dc.rollouts;
     row('deployer process: ≤ 0.25 s CPU and ≤ 60 MiB RSS per rollout', n, `${fmt.n(perDeployer, 0)} ms, ${fmt.mib(dc.rss.deployerPeakOne)}`, perDeployer <= 250 && dc.rss.deployerPeakOne <= 60 * 2 ** 20);
   }
   for (const [n, v] of byN) {
     const mine = dcKinds.filter((k) => v[k]).map((k) => v[k]);
     if (!mine.length) continue;
-    const ours = mine.reduce((a, x) => a + Object.entries(x.conflicts ?? {}).filter(([k]) => k.startsWith('dc-controller ') || k.startsWith('deployer ')).reduce((b, [, c]) => b + c, 0) / x.rollouts, 0);
-    row('conflicts (409) per rollout from our controller and deployers: 0', n, mine.map((x) => `${x.kind} ${fmt.n(Object.entries(x.conflicts ?? {}).filter(([k]) => k.startsWith('dc-controller ') || k.startsWith('deployer ')).reduce((b, [, c]) => b + c, 0) / x.rollouts, 2)}`).join(', '), ours === 0);
+    const perRollout = mine.map((x) => ourConflicts(x) / x.rollouts);
+    row('conflicts (409) per rollout from our controller and deployers: 0', n, mine.map((x, i) => `${x.kind} ${fmt.n(perRollout[i], 2)}`).join(', '), perRollout.every((c) => c === 0));
     if (n >= 1000) {
       const peak = Math.max(...mine.map((x) => x.rss.controller));
       row('controller peak RSS ≤ 150 MiB', n, mine.map((x) => `${x.kind} ${fmt.mib(x.rss.controller)}`).join(', '), peak <= 150 * 2 ** 20);
