@@ -35,7 +35,8 @@ export class Authorizer {
   constructor(
     private readonly review: ReviewFn,
     private readonly ttlMs = 10_000,
-    private readonly now: () => number = Date.now,
+    // Elapsed time: a wall clock stepped back must not extend a cached allow.
+    private readonly now: () => number = () => performance.now(),
     private readonly maxEntries = 10_000,
   ) {}
 

@@ -135,10 +135,10 @@ async function getApiService(rest: UserStorage): Promise<ApiService | undefined>
 const isAvailable = (s: ApiService | undefined): boolean => (s?.status?.conditions ?? []).some((c) => c.type === 'Available' && c.status === 'True');
 
 async function until(what: string, timeoutMs: number, fn: () => Promise<boolean>): Promise<void> {
-  const end = Date.now() + timeoutMs;
+  const end = performance.now() + timeoutMs;
   for (;;) {
     if (await fn().catch(() => false)) return;
-    if (Date.now() > end) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)}s waiting for ${what}`);
+    if (performance.now() > end) throw new Error(`timed out after ${Math.round(timeoutMs / 1000)}s waiting for ${what}`);
     await sleep(500);
   }
 }

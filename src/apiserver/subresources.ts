@@ -257,10 +257,10 @@ export async function handleLog(ctx: HandlerContext): Promise<void> {
 
 /** Calls `fn` until `done` holds or `timeoutMs` passes; returns the last value. */
 async function poll<T>(fn: () => Promise<T>, done: (v: T) => boolean, timeoutMs: number): Promise<T> {
-  const end = Date.now() + timeoutMs;
+  const end = performance.now() + timeoutMs;
   for (;;) {
     const v = await fn();
-    if (done(v) || Date.now() >= end) return v;
+    if (done(v) || performance.now() >= end) return v;
     await sleep(LogPollMs);
   }
 }

@@ -24,6 +24,7 @@ interface Versioned {
 
 interface Entry<T> {
   readonly obj: T;
+  /** Clock.monotonicMs() of the write: the TTL is elapsed time, whatever the wall clock does. */
   readonly at: number;
   /** Made by our create: shown even before the informer has seen it. */
   readonly created: boolean;
@@ -69,7 +70,7 @@ export class MutationCache<T extends Versioned> implements Lister<T>, OwnCreates
     const prev = this.writes.get(key);
     // Two writes in flight may answer out of order: keep the newer one.
     if (prev && !isNewer(obj, prev.obj)) return;
-    const now = this.clock.now().getTime();
+    const now = this.clock.monotonicMs();
     this.writes.set(key, { obj, at: now, created: created || (prev?.created ?? false) });
     this.sweep(now);
     if (created) for (const handler of this.createdHandlers) handler(obj);
@@ -133,7 +134,7 @@ export class MutationCache<T extends Versioned> implements Lister<T>, OwnCreates
   private fresher(key: string, cached: T | undefined): T | undefined {
     const entry = this.writes.get(key);
     if (!entry) return cached;
-    const expired = this.clock.now().getTime() - entry.at > this.ttlMs;
+    const expired = this.clock.monotonicMs() - entry.at > this.ttlMs;
     if (expired || (cached !== undefined && !isNewer(entry.obj, cached))) {
       this.writes.delete(key);
       return cached;

@@ -68,12 +68,19 @@ export interface EventRecorder {
   event(object: InvolvedObject | { apiVersion?: string; kind?: string; metadata?: { name?: string; namespace?: string; uid?: string; resourceVersion?: string } }, type: 'Normal' | 'Warning', reason: string, message: string): void;
 }
 
-/** Injected time source so phase timeouts and condition timestamps are testable. */
+/**
+ * Injected time source so phase timeouts and condition timestamps are testable. Two readings, as
+ * Go's time.Time carries: the wall clock for what is written or compared with timestamps of the
+ * API, and elapsed time for durations within this process (TTLs, deadlines), which a step of the
+ * wall clock (NTP, a resumed VM) must neither cut short nor stretch (design.md §1.2).
+ */
 export interface Clock {
   now(): Date;
+  /** Milliseconds from an arbitrary origin on a clock that is never stepped (performance.now()). */
+  monotonicMs(): number;
 }
 
-export const systemClock: Clock = { now: () => new Date() };
+export const systemClock: Clock = { now: () => new Date(), monotonicMs: () => performance.now() };
 
 /** The event side of an informer: what controllers register their enqueue handlers on. */
 export interface EventSource<T> {

@@ -140,6 +140,7 @@ export interface DeployerClock extends Clock {
 
 export const systemDeployerClock: DeployerClock = {
   now: () => new Date(),
+  monotonicMs: () => performance.now(),
   sleep: (ms) => sleep(ms),
 };
 

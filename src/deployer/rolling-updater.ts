@@ -149,7 +149,8 @@ export class RollingUpdater {
       config.onProgress(oldRc, newRc, percentage);
     };
 
-    const now = (): number => deps.clock.now().getTime();
+    // Periods and the progress deadline are elapsed time (Go's monotonic time.Now in kubectl).
+    const now = (): number => deps.clock.monotonicMs();
     let progressDeadline = now() + config.timeoutMs;
     /** When the last scaling step was written; undefined before the first. */
     let lastScaleAt: number | undefined;
@@ -196,8 +197,8 @@ export class RollingUpdater {
       progress(false);
 
       if (newReplicas !== newBefore || oldReplicas !== oldBefore) {
-        progressDeadline = deps.clock.now().getTime() + config.timeoutMs;
-      } else if (deps.clock.now().getTime() > progressDeadline) {
+        progressDeadline = now() + config.timeoutMs;
+      } else if (now() > progressDeadline) {
         throw new Error('timed out waiting for any update progress to be made');
       }
     }

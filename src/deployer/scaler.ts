@@ -32,10 +32,10 @@ export async function pollImmediate(
   timeoutMs: number,
   condition: () => Promise<boolean>,
 ): Promise<void> {
-  const deadline = clock.now().getTime() + timeoutMs;
+  const deadline = clock.monotonicMs() + timeoutMs;
   for (;;) {
     if (await condition()) return;
-    const left = deadline - clock.now().getTime();
+    const left = deadline - clock.monotonicMs();
     if (left <= 0) throw new WaitTimeoutError();
     await clock.sleep(Math.min(intervalMs, left));
   }

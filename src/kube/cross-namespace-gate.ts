@@ -57,11 +57,11 @@ export class AdmissionPolicyGate implements CrossNamespaceGate {
     const first = !this.read0;
     try {
       this.state = await this.read();
-      this.lastReadMs = Date.now();
+      this.lastReadMs = performance.now();
     } catch (err) {
       // Unknown is refused (following a reference nobody checked is the failure to avoid), but
       // one failed read does not flip every status tag: the last state holds for a short while.
-      if (!previous.inForce || Date.now() - this.lastReadMs > StaleStateMs) {
+      if (!previous.inForce || performance.now() - this.lastReadMs > StaleStateMs) {
         this.state = { inForce: false, reason: `the admission policy "${this.policyName}" could not be read: ${errorMessage(err)}` };
       } else {
         this.log.warn({ err, policy: this.policyName }, 'Could not read the cross-namespace image policy; keeping the last state for now');

@@ -59,7 +59,7 @@ class WithOwnCreates<T extends Named> {
     const own = this.created.get(key);
     if (!own) return undefined;
     // A create whose watch event never came does not count for ever.
-    if (this.clock.now().getTime() - own.at > DefaultMutationTtlMs) {
+    if (this.clock.monotonicMs() - own.at > DefaultMutationTtlMs) {
       this.created.delete(key);
       return undefined;
     }
@@ -69,7 +69,7 @@ class WithOwnCreates<T extends Named> {
   remember(obj: T): void {
     // Its watch event may have come before our create's answer: then the cache knows it already.
     if (this.informer.get(obj.metadata?.namespace ?? '', obj.metadata?.name ?? '')) return;
-    const now = this.clock.now().getTime();
+    const now = this.clock.monotonicMs();
     // A namespace deleted before its objects' watch events came is never read again.
     for (const [key, own] of this.created) if (now - own.at > DefaultMutationTtlMs) this.created.delete(key);
     this.created.set(keyOf(obj), { obj, at: now });

@@ -15,7 +15,7 @@ export class ListWatchFailureReporter {
 
   constructor(
     private readonly quietMs: number,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => performance.now(),
   ) {}
 
   /** The level for this failure; call `succeeded()` when a list works again. */

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { MutationCache, isNewer } from '../../../src/controller/mutation-cache.js';
 import type { Lister } from '../../../src/controller/ports.js';
+import { FakeClock } from '../../support/clock.js';
 
 interface Obj { metadata: { namespace: string; name: string; resourceVersion: string }; value?: string }
 const obj = (name: string, rv: string, value?: string): Obj => ({ metadata: { namespace: 'ns', name, resourceVersion: rv }, value });
@@ -15,9 +16,9 @@ class Backing implements Lister<Obj> {
 
 function setup(ttlMs = 10_000) {
   const backing = new Backing();
-  let now = 0;
-  const cache = new MutationCache<Obj>(backing, { now: () => new Date(now) }, ttlMs);
-  return { backing, cache, advance: (ms: number) => { now += ms; } };
+  const clock = new FakeClock();
+  const cache = new MutationCache<Obj>(backing, clock, ttlMs);
+  return { backing, cache, clock, advance: (ms: number) => clock.advance(ms) };
 }
 
 describe('MutationCache', () => {
@@ -94,5 +95,22 @@ describe('MutationCache', () => {
     backing.set(obj('b', '4'));
     cache.mutated(obj('b', '5'));
     expect(announced).toEqual(['a@3']);
+  });
+
+  it('holds a write for its TTL of elapsed time, whatever the wall clock does', () => {
+    // The wall clock steps (NTP, a resumed VM). One hour back must not keep an RC we created,
+    // and someone deleted before our informer saw it, listed for an hour; one hour forward must
+    // not drop our write at once, so that the next sync decides on the state before it.
+    const { backing, cache, clock } = setup(1000);
+    cache.mutated(obj('created', '3'), true);
+    clock.stepWallClock(-3600_000);
+    clock.advance(1001);
+    expect(cache.get('ns', 'created')).toBeUndefined();
+    expect(cache.list('ns')).toEqual([]);
+
+    backing.set(obj('a', '1', 'informer'));
+    cache.mutated(obj('a', '2', 'ours'));
+    clock.stepWallClock(3600_000);
+    expect(cache.get('ns', 'a')?.value).toBe('ours');
   });
 });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError, FatalError, RetriableError } from '../../../src/controller/errors.js';
 import { ItemExponentialFailureRateLimiter } from '../../../src/controller/rate-limiter.js';
+import { systemClock } from '../../../src/controller/ports.js';
 import { memoryLog, sleep, until } from '../../support/wait.js';
 import { Controller, newController, newQueue, type SyncContext } from '../../../src/controller/runner.js';
 import { WorkQueue } from '../../../src/controller/workqueue.js';
@@ -129,7 +130,7 @@ describe('newController', () => {
     const queueNames: string[] = [];
     const dropped: string[] = [];
     const ctx = {
-      workers: 1, log, clock: { now: () => new Date() },
+      workers: 1, log, clock: systemClock,
       metrics: {
         queue: (name: string) => { queueNames.push(name); return undefined as never; },
         timeSync: (name: string, sync: (key: string, c: SyncContext) => Promise<void>) =>

@@ -31,7 +31,7 @@ class Events<T> implements EventSource<T>, Lister<T> {
 
 function setup() {
   const informer = new Events<V1ReplicationController>();
-  const cache = new MutationCache<V1ReplicationController>(informer, { now: () => new Date(0) });
+  const cache = new MutationCache<V1ReplicationController>(informer, { now: () => new Date(0), monotonicMs: () => 0 });
   const created: V1ReplicationController[] = [];
   const writer = recordingRcClient({
     create: async (_ns: string, obj: V1ReplicationController) => { created.push(obj); return obj; },

@@ -145,6 +145,26 @@ describe('rolling strategy', () => {
     expect(elapsed).toBeLessThan(7_000);
   });
 
+  it.each([
+    { step: 'forward', ms: 3600_000 },
+    { step: 'back', ms: -3600_000 },
+  ])('keeps UpdatePeriod and timeoutSeconds to elapsed time when the wall clock steps $step an hour', async ({ ms }) => {
+    // NTP or a resumed VM steps the node's clock. As kubectl's and OpenShift's Go (monotonic
+    // time.Now), neither skips the period and scales down early, nor fails the rollout for a
+    // timeout it did not wait for, nor sleeps an hour.
+    const { cluster } = rollingSetup(3, { maxSurge: '25%', maxUnavailable: '25%', updatePeriodSeconds: 5, timeoutSeconds: 60 });
+    const start = cluster.clock.monotonicMs();
+    cluster.clock.setTimer(100, () => cluster.clock.stepWallClock(ms));
+    const { code, err } = await deploy(cluster, 'web-2');
+    expect(err.text).toBe('');
+    expect(code).toBe(0);
+    expect(replicaPairs(workloadWrites(cluster), 'web-2', 'web-1', [0, 3])).toEqual([[1, 3], [1, 2], [2, 2], [2, 1], [3, 1], [3, 0]]);
+    // Three rounds of a 5 s period each, plus the RC manager's ticks.
+    const elapsed = cluster.clock.monotonicMs() - start;
+    expect(elapsed).toBeGreaterThanOrEqual(15_000);
+    expect(elapsed).toBeLessThan(25_000);
+  });
+
   it('fails when no replica count changes within timeoutSeconds', async () => {
     const { cluster } = rollingSetup(3, { maxSurge: 0, maxUnavailable: 1, timeoutSeconds: 10 });
     cluster.sim.neverReady.add('web-2');

@@ -27,7 +27,7 @@ describe('RC index for DC claims', () => {
     const informer = {
       byIndex: (index: string, value: string) => items.filter((i) => (rcIndexers as Record<string, (r: V1ReplicationController) => string[]>)[index]!(i).includes(value)),
     };
-    const cache = new MutationCache<V1ReplicationController>({ get: () => undefined, list: () => [] }, { now: () => new Date(0) });
+    const cache = new MutationCache<V1ReplicationController>({ get: () => undefined, list: () => [] }, { now: () => new Date(0), monotonicMs: () => 0 });
     const rcsForDc = indexedRcsForDc(informer, cache);
     expect(rcsForDc(dc).map((r) => r.metadata?.name)).toEqual(['web-1', 'released']);
     cache.mutated(rc('web-2', '9', { label: 'web' }), true);

@@ -68,8 +68,9 @@ function setup(manage = true) {
     createServiceAccount: (namespace, body) => create('sa', namespace, body),
     createRoleBinding: (namespace, body) => create('rb', namespace, body),
   };
-  const access = new DeployerAccessProvisioner(writers, { serviceAccounts, roleBindings }, new FakeClock(), 'deployer', manage);
-  return { access, serviceAccounts, roleBindings, created, existing };
+  const clock = new FakeClock();
+  const access = new DeployerAccessProvisioner(writers, { serviceAccounts, roleBindings }, clock, 'deployer', manage);
+  return { access, serviceAccounts, roleBindings, created, existing, clock };
 }
 
 describe('DeployerAccessProvisioner', () => {
@@ -110,6 +111,19 @@ describe('DeployerAccessProvisioner', () => {
     roleBindings.put(rb('app', 'system:deployer', '101'));
     roleBindings.remove('app', 'system:deployers');
     existing.delete('rb app/system:deployers');
+    expect(await access.ensure('app')).toEqual(['role binding "system:deployers"']);
+    expect(created).toEqual(['rb app/system:deployers', 'rb app/system:deployers']);
+  });
+
+  it('believes its own creates for 10 s of elapsed time, even when the wall clock steps back', async () => {
+    // Both were created and deleted again before the watch showed them. A wall clock stepped back
+    // one hour must not keep them "created" for an hour: deployer pods would be refused meanwhile.
+    const { access, serviceAccounts, created, existing, clock } = setup();
+    serviceAccounts.put(sa('app'));
+    expect(await access.ensure('app')).toEqual(['role binding "system:deployers"']);
+    existing.delete('rb app/system:deployers');
+    clock.stepWallClock(-3600_000);
+    clock.advance(10_001);
     expect(await access.ensure('app')).toEqual(['role binding "system:deployers"']);
     expect(created).toEqual(['rb app/system:deployers', 'rb app/system:deployers']);
   });

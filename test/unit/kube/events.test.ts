@@ -12,7 +12,7 @@ function setup() {
   const client = f.eventClient;
   let now = new Date('2024-01-01T00:00:00Z');
   const { log, lines } = memoryLog();
-  const rec = new KubeEventRecorder({ client, component: 'deploymentconfig-controller', host: 'pod-1', log, clock: { now: () => now } });
+  const rec = new KubeEventRecorder({ client, component: 'deploymentconfig-controller', host: 'pod-1', log, clock: { now: () => now, monotonicMs: () => 0 } });
   /** The events created and the patches sent, as the API server accepted them. */
   const created = () => f.api.commits.filter((c) => c.action.verb === 'create').map((c) => ({ namespace: c.action.namespace, event: c.action.body as CoreV1Event }));
   const patched = () => f.api.commits.filter((c) => c.action.verb === 'patch').map(({ action: { namespace, name, body } }) => ({ namespace, name, patch: body }));
@@ -39,7 +39,7 @@ describe('KubeEventRecorder', () => {
 
   it('gives events of two recorders for the same object in the same millisecond different names', async () => {
     const { f, created, rec, lines } = setup();
-    const other = new KubeEventRecorder({ client: f.eventClient, component: 'deployer-controller', log: memoryLog().log, clock: { now: () => new Date('2024-01-01T00:00:00Z') } });
+    const other = new KubeEventRecorder({ client: f.eventClient, component: 'deployer-controller', log: memoryLog().log, clock: { now: () => new Date('2024-01-01T00:00:00Z'), monotonicMs: () => 0 } });
     rec.event(dc, 'Normal', 'DeploymentCreated', 'Created new replication controller "web-1" for version 1');
     other.event(dc, 'Normal', 'ScalingReplicationController', 'Scaling web-1 to 3');
     await Promise.all([rec.flush(), other.flush()]);

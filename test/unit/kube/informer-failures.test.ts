@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { describe, expect, it, jest } from '@jest/globals';
 import { ApiError } from '../../../src/controller/errors.js';
 import { ListWatchFailureReporter, isNotReadyYet } from '../../../src/kube/informer-failures.js';
 
@@ -27,5 +27,22 @@ describe('list/watch failure reporting while the API server settles', () => {
     expect(r.level(tooMany)).toBe('debug');
     expect(isNotReadyYet(tooMany)).toBe(true);
     expect(isNotReadyYet(new ApiError('x', 500))).toBe(false);
+  });
+
+  it('measures the quiet period in elapsed time: a wall clock stepped back does not silence it', async () => {
+    // Date.now() follows the machine's wall clock, whose step the test makes with `offset`.
+    const wall = Date.now;
+    let offset = 0;
+    const stepped = jest.spyOn(Date, 'now').mockImplementation(() => wall() + offset);
+    const r = new ListWatchFailureReporter(30);
+    expect(r.level(tooMany)).toBe('debug');
+    // The system clock steps: every reading of Date.now() from here on, however it is held.
+    offset = -3600_000;
+    try {
+      await new Promise((res) => setTimeout(res, 50));
+      expect(r.level(tooMany)).toBe('warn');
+    } finally {
+      stepped.mockRestore();
+    }
   });
 });
