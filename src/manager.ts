@@ -105,7 +105,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
   // Image references to another namespace (docs/image-triggers.md "Cross-namespace references").
   const mode = opts.crossNamespaceImages ?? DefaultCrossNamespaceMode;
   const policyGate = mode === 'admission' && (opts.enableDcController || opts.enableImageTriggerController)
-    ? new AdmissionPolicyGate(kc, opts.crossNamespacePolicy ?? DefaultCrossNamespacePolicy, log.child({ component: 'cross-namespace-images' }), Component)
+    ? new AdmissionPolicyGate(kc, opts.crossNamespacePolicy ?? DefaultCrossNamespacePolicy, log.child({ component: 'cross-namespace-images' }), Component, rest)
     : undefined;
   const crossNamespace: CrossNamespaceGate = policyGate ?? (mode === 'allow' ? allowAllCrossNamespace : denyAllCrossNamespace);
 
@@ -153,7 +153,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     ? createLeaderElector(kc, {
       namespace: opts.leaderElectionNamespace ?? opts.namespace ?? 'default', name: Component, identity,
       log: log.child({ component: 'leader-election' }),
-    })
+    }, rest)
     : undefined;
   let synced = false;
   // A standby replica is ready (it serves probes and waits for the lease); a leader, or a

@@ -12,6 +12,7 @@ import { makeClients, type KubeDeploymentConfigClient } from '../../src/kube/cli
 import { KubeEventRecorder } from '../../src/kube/events.js';
 import { createInformer, type Informer } from '../../src/kube/informer.js';
 import { createLeaderElector } from '../../src/kube/leader-election.js';
+import { loadRestConfig, RestClient } from '../../src/kube/rest.js';
 import { useNamespace, waitFor } from '../support/kube.js';
 
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -160,23 +161,33 @@ describe('event recorder', () => {
 
 describe('leader election', () => {
   it('elects one of two candidates and hands over within seconds of release', async () => {
+    // a talks through the controller's JSON client, b through client-node: each reads and
+    // renews what the other wrote.
+    const restConfig = loadRestConfig();
+    if (!restConfig) throw new Error('the test kubeconfig should suit the JSON client');
     const timing = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 1_000 };
-    const a = createLeaderElector(kc, { namespace: space.name, name: 'dc-controller', identity: 'replica-a', log, ...timing });
+    const a = createLeaderElector(kc, { namespace: space.name, name: 'dc-controller', identity: 'replica-a', log, ...timing }, new RestClient(restConfig, 'dcctl-test'));
     const b = createLeaderElector(kc, { namespace: space.name, name: 'dc-controller', identity: 'replica-b', log, ...timing });
     const noop = { onStartedLeading: () => undefined, onStoppedLeading: () => undefined };
+    const leases = kc.makeApiClient(CoordinationV1Api);
     try {
       const aDone = a.run(noop);
       await waitFor('a leads', () => a.isLeader(), { timeoutMs: 15_000 });
+      const acquired = await leases.readNamespacedLease({ name: 'dc-controller', namespace: space.name });
       void b.run(noop);
       await new Promise((r) => setTimeout(r, 3000));
       expect(b.isLeader()).toBe(false);
+      // a renewed meanwhile (its optimistic PUTs, MicroTimes with 6 digits, were accepted).
+      const renewed = await leases.readNamespacedLease({ name: 'dc-controller', namespace: space.name });
+      expect(renewed.spec?.holderIdentity).toBe('replica-a');
+      expect(new Date(renewed.spec!.renewTime!).getTime()).toBeGreaterThan(new Date(acquired.spec!.renewTime!).getTime());
 
       const released = Date.now();
       await a.release();
       await aDone;
       await waitFor('b leads', () => b.isLeader(), { timeoutMs: 5_000 });
       expect(Date.now() - released).toBeLessThan(5_000);
-      const lease = await kc.makeApiClient(CoordinationV1Api).readNamespacedLease({ name: 'dc-controller', namespace: space.name });
+      const lease = await leases.readNamespacedLease({ name: 'dc-controller', namespace: space.name });
       expect(lease.spec?.holderIdentity).toBe('replica-b');
       expect(lease.spec?.leaseTransitions).toBe(1);
     } finally {

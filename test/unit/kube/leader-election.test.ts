@@ -13,9 +13,11 @@ class MemoryLeases implements LeaseApi {
   rv = 0;
   down = false;
   writes: V1Lease[] = [];
+  reads = 0;
   /** How long each call takes, as a request to kube-apiserver does. */
   constructor(private readonly latencyMs = 0) {}
   async readNamespacedLease() {
+    this.reads++;
     if (this.latencyMs) await sleep(this.latencyMs);
     if (this.down) throw new Error('ECONNREFUSED');
     if (!this.lease) throw new ApiError('not found', 404, 'NotFound');
@@ -130,6 +132,30 @@ describe('LeaderElector', () => {
     } finally {
       stepped.mockRestore();
     }
+  });
+
+  it('renews with one write and no read while the lease is as it wrote it, as client-go does', async () => {
+    const api = new MemoryLeases();
+    const a = elector(api, 'a');
+    await until(() => a.e.isLeader());
+    const [reads, writes] = [api.reads, api.writes.length];
+    await until(() => api.writes.length >= writes + 5);
+    expect(api.reads).toBe(reads);
+    expect(api.lease?.spec).toMatchObject({ holderIdentity: 'a', leaseTransitions: 0 });
+  });
+
+  it('reads the lease again when its optimistic renew conflicts, and yields it to a holder that took it', async () => {
+    const api = new MemoryLeases();
+    const a = elector(api, 'a', { renewDeadlineMs: 900 });
+    await until(() => a.e.isLeader());
+    // Someone else's write (here: another holder, as after a forced takeover) moves the
+    // resourceVersion: the renew built from a's own last write gets 409.
+    const reads = api.reads;
+    api.lease = { ...api.lease!, metadata: { ...api.lease!.metadata, resourceVersion: String(++api.rv) }, spec: { ...api.lease!.spec, holderIdentity: 'b', renewTime: new Date().toISOString() as never } };
+    await until(() => !a.e.isLeader());
+    expect(api.reads).toBeGreaterThan(reads);
+    expect(a.events).toEqual(['started', 'stopped']);
+    expect(api.lease?.spec?.holderIdentity).toBe('b');
   });
 
   it('rejects a renew deadline that is not shorter than the lease', () => {
