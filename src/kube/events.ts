@@ -35,7 +35,8 @@ interface Seen {
   name: string;
   namespace: string;
   count: number;
-  lastMs: number;
+  /** Clock.monotonicMs() of its last occurrence: the aggregation window is elapsed time. */
+  lastAt: number;
 }
 
 /** A full API object (DC, RC) passed instead of a flat reference. */
@@ -86,11 +87,12 @@ export class KubeEventRecorder implements EventRecorder {
       return;
     }
     const now = this.clock.now();
+    const at = this.clock.monotonicMs();
     this.pending++;
     // Writes are serialized so a repeat of an event whose create is still in flight patches it
     // instead of racing it with a second create.
     this.tail = this.tail
-      .then(() => this.write(object, type, reason, message.slice(0, MaxMessageLength), now))
+      .then(() => this.write(object, type, reason, message.slice(0, MaxMessageLength), now, at))
       .catch((err: unknown) => {
         this.log.warn({ err, reason, object: { namespace: object.namespace, name: object.name } }, 'Failed to record event');
       })
@@ -104,16 +106,16 @@ export class KubeEventRecorder implements EventRecorder {
     return this.tail;
   }
 
-  private async write(object: InvolvedObject, type: string, reason: string, message: string, now: Date): Promise<void> {
+  private async write(object: InvolvedObject, type: string, reason: string, message: string, now: Date, at: number): Promise<void> {
     const namespace = object.namespace || 'default';
     const key = JSON.stringify([namespace, object.kind, object.name, object.uid, type, reason, message]);
     const seen = this.seen.get(key);
     const nowMs = now.getTime();
-    if (seen && nowMs - seen.lastMs <= this.windowMs && this.client.patch) {
+    if (seen && at - seen.lastAt <= this.windowMs && this.client.patch) {
       try {
         await this.client.patch(seen.namespace, seen.name, { count: seen.count + 1, lastTimestamp: formatTime(now) });
         seen.count++;
-        seen.lastMs = nowMs;
+        seen.lastAt = at;
         this.remember(key, seen);
         return;
       } catch (err) {
@@ -145,7 +147,7 @@ export class KubeEventRecorder implements EventRecorder {
       reportingInstance: this.opts.host ?? '',
     };
     await this.client.create(namespace, event);
-    this.remember(key, { name, namespace, count: 1, lastMs: nowMs });
+    this.remember(key, { name, namespace, count: 1, lastAt: at });
   }
 
   private remember(key: string, entry: Seen): void {

@@ -41,8 +41,10 @@ export interface MetricsServerOptions {
   /** /readyz. */
   ready(): boolean;
   log: Logger;
-  /** For tests. @default Date.now */
+  /** Milliseconds of elapsed time, for the decision cache (tests). @default performance.now */
   now?: () => number;
+  /** How long an allowed decision is kept (tests). @default 60 s */
+  allowedTtlMs?: number;
 }
 
 /** Allowed decisions are kept a minute; refusals only 10 s, so a new RoleBinding takes effect soon. */
@@ -71,7 +73,9 @@ export async function startMetricsServer(opts: MetricsServerOptions): Promise<Se
 
 /** The request handler alone (unit-tested without sockets). */
 export function metricsHandler(opts: MetricsServerOptions): (req: IncomingMessage, res: ServerResponse) => void {
-  const now = opts.now ?? Date.now;
+  // Elapsed time: a wall clock stepped back must not extend a cached allow (design.md §1.2).
+  const now = opts.now ?? (() => performance.now());
+  const allowedTtlMs = opts.allowedTtlMs ?? CacheTtlMs;
   const cache = new Map<string, { until: number; status: number; text: string }>();
 
   const decide = async (req: IncomingMessage): Promise<{ status: number; text: string }> => {
@@ -95,7 +99,7 @@ export function metricsHandler(opts: MetricsServerOptions): (req: IncomingMessag
       return { status: 503, text: 'authentication or authorization unavailable' }; // not cached
     }
     if (cache.size >= CacheMax) cache.delete(cache.keys().next().value as string);
-    cache.set(digest, { ...decision, until: now() + (decision.status === 200 ? CacheTtlMs : DenyCacheTtlMs) });
+    cache.set(digest, { ...decision, until: now() + (decision.status === 200 ? allowedTtlMs : DenyCacheTtlMs) });
     return decision;
   };
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import type { CoreV1Event } from '@kubernetes/client-node';
 import { ApiError } from '../../../src/controller/errors.js';
 import { KubeEventRecorder } from '../../../src/kube/events.js';
+import { FakeClock } from '../../support/clock.js';
 import { newFakeCluster } from '../../support/fakes.js';
 import { memoryLog } from '../../support/wait.js';
 
@@ -10,13 +11,15 @@ const dc = { apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', name:
 function setup() {
   const f = newFakeCluster();
   const client = f.eventClient;
-  let now = new Date('2024-01-01T00:00:00Z');
+  const clock = new FakeClock('2024-01-01T00:00:00Z');
   const { log, lines } = memoryLog();
-  const rec = new KubeEventRecorder({ client, component: 'deploymentconfig-controller', host: 'pod-1', log, clock: { now: () => now, monotonicMs: () => 0 } });
+  const rec = new KubeEventRecorder({ client, component: 'deploymentconfig-controller', host: 'pod-1', log, clock });
   /** The events created and the patches sent, as the API server accepted them. */
   const created = () => f.api.commits.filter((c) => c.action.verb === 'create').map((c) => ({ namespace: c.action.namespace, event: c.action.body as CoreV1Event }));
   const patched = () => f.api.commits.filter((c) => c.action.verb === 'patch').map(({ action: { namespace, name, body } }) => ({ namespace, name, patch: body }));
-  return { f, created, patched, rec, lines, setNow: (d: string) => { now = new Date(d); } };
+  /** Time passes until `d` (both the wall clock and elapsed time). */
+  const setNow = (d: string): void => clock.advance(new Date(d).getTime() - clock.now().getTime());
+  return { f, created, patched, rec, lines, setNow, clock };
 }
 
 describe('KubeEventRecorder', () => {
@@ -61,6 +64,17 @@ describe('KubeEventRecorder', () => {
       { namespace: 'ns', name: created()[0]!.event.metadata?.name, patch: { count: 2, lastTimestamp: '2024-01-01T00:05:00Z' } },
     ]);
     expect(new Set(created().map((c) => c.event.metadata?.name)).size).toBe(3);
+  });
+
+  it('measures the 10 minutes in elapsed time: a wall clock stepped back does not stretch them', async () => {
+    const { created, patched, rec, clock } = setup();
+    rec.event(dc, 'Warning', 'FailedCreate', 'quota exceeded');
+    clock.stepWallClock(-3600_000);
+    clock.advance(11 * 60_000);
+    rec.event(dc, 'Warning', 'FailedCreate', 'quota exceeded');
+    await rec.flush();
+    expect(created().map((c) => c.event.message)).toEqual(['quota exceeded', 'quota exceeded']);
+    expect(patched()).toEqual([]);
   });
 
   it('starts a new event when the aggregated one is gone', async () => {

@@ -3,7 +3,7 @@
  * mode it is HTTPS and only a token whose user may `get /metrics` reads it (the review is faked
  * here; test/integration/metrics.test.ts runs the real TokenReview/SubjectAccessReview).
  */
-import { afterEach, describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import type { Server } from 'node:http';
 import { request } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -68,6 +68,31 @@ describe('metrics server, secure mode', () => {
     t = 61_000;
     await get(port, '/metrics', 'reader');
     expect(review.calls).toBe(2);
+  });
+
+  it('keeps an allowed token for its TTL of elapsed time: a wall clock stepped back does not extend it', async () => {
+    // A scraper's permission is revoked after its allow was cached; one hour of wall clock stepped
+    // back (NTP, a resumed VM) must not keep serving it /metrics for an hour.
+    const wall = Date.now;
+    let offset = 0;
+    const stepped = jest.spyOn(Date, 'now').mockImplementation(() => wall() + offset);
+    try {
+      let allowed = true;
+      server = await startMetricsServer({
+        host: '127.0.0.1', port: 0, secure: true, log, allowedTtlMs: 50,
+        access: { review: async () => ({ authenticated: true, allowed, user: 'p' }) },
+        metrics: async () => ({ contentType: 'text/plain', body: 'dcctl_leader 1\n' }),
+        ready: () => true,
+      });
+      const port = (server.address() as AddressInfo).port;
+      expect((await get(port, '/metrics', 'reader')).status).toBe(200);
+      allowed = false;
+      offset = -3600_000;
+      await new Promise((r) => setTimeout(r, 80));
+      expect((await get(port, '/metrics', 'reader')).status).toBe(403);
+    } finally {
+      stepped.mockRestore();
+    }
   });
 
   it('answers 503 (not cached) when the review itself fails', async () => {
