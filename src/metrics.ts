@@ -11,6 +11,7 @@ import type { Lister } from './controller/ports.js';
 import type { ControllerMetrics, SyncFn } from './controller/runner.js';
 import type { WorkQueueMetrics } from './controller/workqueue.js';
 import { byVersionDesc, isCancelled, isInProgress, phaseOf, versionOf } from './apps/index.js';
+import { MaxTimerDelayMs } from './util/sleep.js';
 
 /**
  * The DC an RC belongs to, for metric labels: from its immutable name `<dc>-<N>` (§3.5), not from
@@ -24,9 +25,6 @@ const dcNameOf = (rc: V1ReplicationController): string => {
 
 /** Label values of `openshift_apps_deploymentconfigs_strategy_total`: the strategy types of a DC. */
 const StrategyLabels = new Set(['rolling', 'recreate', 'custom']);
-
-/** Longer than any process lives: prom-client's own event-loop histogram never samples. */
-const ParkedSamplingMs = 2 ** 31 - 1;
 
 /**
  * How often the event-loop delay is sampled. A sample is the time between two runs of a timer
@@ -44,7 +42,6 @@ export const EventLoopSamplingMs = 100;
 function registerEventLoopLag(registry: Registry): void {
   const histogram = monitorEventLoopDelay({ resolution: EventLoopSamplingMs });
   histogram.enable();
-  const gauges: Record<string, Gauge> = {};
   const lagSeconds = (ns: number): number => (Number.isFinite(ns) && histogram.count > 0 ? Math.max(0, ns / 1e9 - EventLoopSamplingMs / 1000) : 0);
   const parts: Array<[string, string, () => number]> = [
     ['min', 'The minimum recorded event loop delay.', () => lagSeconds(histogram.min)],
@@ -62,7 +59,7 @@ function registerEventLoopLag(registry: Registry): void {
     registers: [registry],
     // One collect sets all (as prom-client does): the histogram covers the time since the last scrape.
     collect: async () => {
-      for (const [part, , value] of parts) gauges[part]!.set(value());
+      for (const [gauge, value] of partGauges) gauge.set(value());
       histogram.reset();
       const start = performance.now();
       await new Promise((resolve) => setImmediate(resolve));
@@ -70,7 +67,7 @@ function registerEventLoopLag(registry: Registry): void {
     },
   });
   // After `lag`, whose collect fills them: a registry collects in the order of registration.
-  for (const [part, help] of parts) gauges[part] = new Gauge({ name: `nodejs_eventloop_lag_${part}_seconds`, help, registers: [registry] });
+  const partGauges = parts.map(([part, help, value]) => [new Gauge({ name: `nodejs_eventloop_lag_${part}_seconds`, help, registers: [registry] }), value] as const);
 }
 
 export class Metrics implements ControllerMetrics {
@@ -87,8 +84,8 @@ export class Metrics implements ControllerMetrics {
 
   constructor() {
     // prom-client's event-loop histogram samples every 10 ms: a hundred wake-ups a second, most
-    // of an idle controller's CPU. Its timer is parked and its gauges replaced by ours.
-    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: ParkedSamplingMs });
+    // of an idle controller's CPU. Its timer is parked (~24.8 days) and its gauges replaced by ours.
+    collectDefaultMetrics({ register: this.registry, eventLoopMonitoringPrecision: MaxTimerDelayMs });
     registerEventLoopLag(this.registry);
   }
 

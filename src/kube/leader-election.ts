@@ -214,7 +214,7 @@ export class LeaderElector {
     // longer matches (409) and the slow path below reads what they wrote.
     const own = this.lease;
     if (this.leading && own?.metadata?.resourceVersion && own.spec?.holderIdentity === identity
-      && this.observedAtMs + (own.spec.leaseDurationSeconds ?? Math.ceil(this.leaseDurationMs / 1000)) * 1000 > seenAt) {
+      && this.observedAtMs + this.durationMsOf(own) > seenAt) {
       try {
         this.lease = await this.api.replaceNamespacedLease({ name, namespace, body: this.writeBody(own, now) });
         this.observe(this.lease, elapsedMs());
@@ -237,13 +237,17 @@ export class LeaderElector {
     this.observe(current, seenAt);
     const spec = current.spec ?? {};
     const holder = spec.holderIdentity ?? '';
-    const durationMs = (spec.leaseDurationSeconds ?? Math.ceil(this.leaseDurationMs / 1000)) * 1000;
-    if (holder !== '' && holder !== identity && this.observedAtMs + durationMs > seenAt) return false;
+    if (holder !== '' && holder !== identity && this.observedAtMs + this.durationMsOf(current) > seenAt) return false;
 
     // A 409 here means another candidate wrote first: we lost this round.
     this.lease = await this.api.replaceNamespacedLease({ name, namespace, body: this.writeBody(current, now) });
     this.observe(this.lease, elapsedMs());
     return true;
+  }
+
+  /** How long `lease` lasts unrenewed: its own leaseDurationSeconds, ours when it has none. */
+  private durationMsOf(lease: V1Lease): number {
+    return (lease.spec?.leaseDurationSeconds ?? Math.ceil(this.leaseDurationMs / 1000)) * 1000;
   }
 
   /** `current` held by us from now on: renewed when we hold it, taken over (one more transition) otherwise. */

@@ -1,4 +1,5 @@
-import { describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
+import { steppableWallClock } from '../../support/wall-clock.js';
 import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
 import { Authorizer } from '../../../src/apiserver/authz.js';
 import { apiResourceList, openApiV2, openApiV3 } from '../../../src/apiserver/discovery.js';
@@ -136,22 +137,18 @@ describe('storage access and errors', () => {
     // A permission revoked after an allow was cached must stop working within the TTL; a wall
     // clock stepped back one hour (NTP, a resumed VM) must not keep the allow for an hour.
     let allowed = true;
-    // Date.now() follows the machine's wall clock, whose step the test makes with `offset`.
-    const wall = Date.now;
-    let offset = 0;
-    const stepped = jest.spyOn(Date, 'now').mockImplementation(() => wall() + offset);
+    const wallClock = steppableWallClock();
     const authz = new Authorizer(async () => ({ allowed }), 50);
     const user = { name: 'a', groups: [], extra: {} };
     const attrs = { resource: { verb: 'create', group: 'apps.openshift.io', version: 'v1', resource: 'deploymentconfigs', subresource: 'instantiate' } };
     expect((await authz.authorize(user, attrs)).allowed).toBe(true);
     allowed = false;
-    // The system clock steps: every reading of Date.now() from here on, however it is held.
-    offset = -3600_000;
+    wallClock.step(-3600_000);
     try {
       await new Promise((r) => setTimeout(r, 80));
       expect((await authz.authorize(user, attrs)).allowed).toBe(false);
     } finally {
-      stepped.mockRestore();
+      wallClock.restore();
     }
   });
 });

@@ -1,4 +1,5 @@
-import { describe, expect, it, jest } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
+import { steppableWallClock } from '../../support/wall-clock.js';
 import { ApiError } from '../../../src/controller/errors.js';
 import { ListWatchFailureReporter, isNotReadyYet } from '../../../src/kube/informer-failures.js';
 
@@ -30,19 +31,15 @@ describe('list/watch failure reporting while the API server settles', () => {
   });
 
   it('measures the quiet period in elapsed time: a wall clock stepped back does not silence it', async () => {
-    // Date.now() follows the machine's wall clock, whose step the test makes with `offset`.
-    const wall = Date.now;
-    let offset = 0;
-    const stepped = jest.spyOn(Date, 'now').mockImplementation(() => wall() + offset);
+    const wallClock = steppableWallClock();
     const r = new ListWatchFailureReporter(30);
     expect(r.level(tooMany)).toBe('debug');
-    // The system clock steps: every reading of Date.now() from here on, however it is held.
-    offset = -3600_000;
+    wallClock.step(-3600_000);
     try {
       await new Promise((res) => setTimeout(res, 50));
       expect(r.level(tooMany)).toBe('warn');
     } finally {
-      stepped.mockRestore();
+      wallClock.restore();
     }
   });
 });

@@ -1,8 +1,9 @@
-import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
 import type { V1Lease } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { ApiError } from '../../../src/controller/errors.js';
 import { sleep, until as waitUntil } from '../../support/wait.js';
+import { steppableWallClock } from '../../support/wall-clock.js';
 import { LeaderElector, type LeaseApi } from '../../../src/kube/leader-election.js';
 
 const until = (cond: () => boolean, timeoutMs = 3000): Promise<void> => waitUntil(cond, timeoutMs, 5);
@@ -121,8 +122,8 @@ describe('LeaderElector', () => {
     // Right after a renew, so that the leader is asleep when the clock steps.
     const writes = api.writes.length;
     await until(() => api.writes.length > writes);
-    const wall = Date.now;
-    const stepped = jest.spyOn(Date, 'now').mockImplementation(() => wall() + 60_000);
+    const wallClock = steppableWallClock();
+    wallClock.step(60_000);
     try {
       await sleep(400);
       expect(a.events).toEqual(['started']);
@@ -130,7 +131,7 @@ describe('LeaderElector', () => {
       expect(b.e.isLeader()).toBe(false);
       expect(api.lease?.spec?.holderIdentity).toBe('a');
     } finally {
-      stepped.mockRestore();
+      wallClock.restore();
     }
   });
 

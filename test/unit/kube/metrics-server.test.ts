@@ -3,7 +3,8 @@
  * mode it is HTTPS and only a token whose user may `get /metrics` reads it (the review is faked
  * here; test/integration/metrics.test.ts runs the real TokenReview/SubjectAccessReview).
  */
-import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { afterEach, describe, expect, it } from '@jest/globals';
+import { steppableWallClock } from '../../support/wall-clock.js';
 import type { Server } from 'node:http';
 import { request } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -73,9 +74,7 @@ describe('metrics server, secure mode', () => {
   it('keeps an allowed token for its TTL of elapsed time: a wall clock stepped back does not extend it', async () => {
     // A scraper's permission is revoked after its allow was cached; one hour of wall clock stepped
     // back (NTP, a resumed VM) must not keep serving it /metrics for an hour.
-    const wall = Date.now;
-    let offset = 0;
-    const stepped = jest.spyOn(Date, 'now').mockImplementation(() => wall() + offset);
+    const wallClock = steppableWallClock();
     try {
       let allowed = true;
       server = await startMetricsServer({
@@ -87,11 +86,11 @@ describe('metrics server, secure mode', () => {
       const port = (server.address() as AddressInfo).port;
       expect((await get(port, '/metrics', 'reader')).status).toBe(200);
       allowed = false;
-      offset = -3600_000;
+      wallClock.step(-3600_000);
       await new Promise((r) => setTimeout(r, 80));
       expect((await get(port, '/metrics', 'reader')).status).toBe(403);
     } finally {
-      stepped.mockRestore();
+      wallClock.restore();
     }
   });
 
