@@ -39,6 +39,7 @@ docs/benchmarks.md, docs/benchmarks.svg and bench/last-results.json (method: doc
   --force-1000 KINDS|true   run N=1000 for these kinds even over the time budget
   --repeat K                run each N K times for the kinds of --repeat-kinds (default dc-inline,deploy)
   --repeat-kinds KINDS      the kinds --repeat repeats
+  --warmup K                objects each run rolls out (create and update) and deletes before it measures (default 30)
   --idle N                  DCs of the idle-resync phase (default 1000; 0 skips it and keeps the last run's figures)
   --pod-floor=false         skip the bare deployer pods measured after each N's dc run
   --max-pods K              deployer processes at once (default 16)
@@ -69,11 +70,23 @@ const recorded = args['report-only'] === 'true' ? previousRun : undefined;
 const clusterDir = args['cluster-dir'] ?? recorded?.clusterDir ?? '/tmp/bench-cluster';
 const sizes = (args.sizes ?? '10,100,1000').split(',').map(Number);
 const idleN = Number(args.idle ?? 1000);
+// --warmup K: each run first rolls out K objects of its kind (created, then updated) and deletes
+// them, unmeasured. A fresh Node.js controller compiles and optimizes its code as it runs: its
+// first 40 rollouts cost it ~1.5x the CPU of later ones, where kube-controller-manager, a Go
+// binary that has run since the plane started, has nothing to warm up. The measured phases compare
+// the two warm; the warm-up's own figures (the cold cost) are reported beside them.
+const warmupN = recorded ? (recorded.warmup ?? 0) : Number(args.warmup ?? 30);
+if (!Number.isInteger(warmupN) || warmupN < 0) {
+  process.stderr.write(`bench: --warmup ${args.warmup}: want a whole number >= 0\n`);
+  process.exit(2);
+}
 // Result kinds: `dc` (deployer pods), `dc-inline` (pod-less rollouts, --default-deployer=inline),
 // `deploy` (Deployments). --kinds dc: only that side (e.g. a before/after comparison of our code).
 const kinds = (args.kinds ?? 'dc,dc-inline,deploy').split(',');
 const isDc = (kind) => kind === 'dc' || kind === 'dc-inline';
 const dcKinds = ['dc', 'dc-inline'];
+/** The DC kinds of one N's results, as [kind, result] pairs. */
+const dcSides = (v) => dcKinds.filter((k) => v[k]).map((k) => [k, v[k]]);
 const kindLabel = { dc: 'DC (deployer pod)', 'dc-inline': 'DC (pod-less)', deploy: 'Deployment' };
 const replicas = 3;
 const readyDelayMs = Number(args['ready-delay-ms'] ?? 1000);
@@ -697,6 +710,64 @@ function classifyConflicts(events, ns) {
   return { conflicts, conflictCauses };
 }
 
+/** The create (phase `create`) or the template change (`update`) of one object of the kind. */
+async function writeObject(kind, ns, name, phase) {
+  if (phase === 'create') {
+    if (isDc(kind)) await custom.createNamespacedCustomObject({ ...DC, namespace: ns, body: dcManifest(name) });
+    else await appsApi.createNamespacedDeployment({ namespace: ns, body: deploymentManifest(name) });
+    return;
+  }
+  const body = { spec: { template: podTemplate(name, 2) } };
+  if (isDc(kind)) await custom.patchNamespacedCustomObject({ ...DC, namespace: ns, name, body }, mergePatch);
+  else await appsApi.patchNamespacedDeployment({ name, namespace: ns, body }, mergePatch);
+}
+
+/** The watcher's phase predicate: one of `names` rolled out at `version`. */
+function rolledOut(kind, names, version) {
+  const wanted = new Set(names);
+  return (o) => wanted.has(o.metadata.name) && (isDc(kind) ? dcDone(o, version) : deploymentDone(o, version));
+}
+
+/**
+ * --warmup: rolls out warmupN objects of the kind (created, then updated), unmeasured, deletes them
+ * and waits until their RCs or ReplicaSets and pods are gone, so that nothing of them is left to
+ * the measured phases. Returns what the controller and kube-controller-manager used meanwhile.
+ */
+async function warmUp(kind, ns, watcher, controller) {
+  const names = Array.from({ length: warmupN }, (_, i) => `warm-${String(i).padStart(4, '0')}`);
+  const sampler = new ProcSampler([
+    { name: 'kcm', pid: pidOf('kube-controller-manager') },
+    ...(controller ? [{ name: 'controller', pid: controller.child.pid }] : []),
+  ]);
+  const t0 = Date.now();
+  for (const [phase, version] of [['create', 1], ['update', 2]]) {
+    watcher.phase(rolledOut(kind, names, version));
+    await pool(names, 20, (name) => writeObject(kind, ns, name, phase));
+    if (!await watcher.waitAll(names, 120_000 + warmupN * 4_000)) throw new Error(`${kind}: the warm-up's ${warmupN} objects did not roll out`);
+  }
+  const seconds = (Date.now() - t0) / 1000;
+  const proc = sampler.stop();
+  await pool(names, 20, (name) => (isDc(kind)
+    ? custom.deleteNamespacedCustomObject({ ...DC, namespace: ns, name })
+    : appsApi.deleteNamespacedDeployment({ name, namespace: ns })));
+  const gone = async () => {
+    const [pods, owned] = await Promise.all([
+      core.listNamespacedPod({ namespace: ns }),
+      isDc(kind) ? core.listNamespacedReplicationController({ namespace: ns }) : appsApi.listNamespacedReplicaSet({ namespace: ns }),
+    ]);
+    return pods.items.length === 0 && owned.items.length === 0;
+  };
+  const deadline = Date.now() + 120_000;
+  while (!await gone()) {
+    if (Date.now() > deadline) throw new Error(`${kind}: the warm-up's objects were not deleted in 120 s`);
+    await sleep(500);
+  }
+  // The controllers' last writes about them (events, status) settle before the measured window.
+  await sleep(2000);
+  log(`${kind}: warm-up of ${warmupN} objects (${2 * warmupN} rollouts) in ${fmt.s(seconds)}; controller ${controller ? `${fmt.n((1000 * proc.controller.cpuSeconds) / (2 * warmupN), 0)} ms` : '-'}, KCM ${fmt.n((1000 * proc.kcm.cpuSeconds) / (2 * warmupN), 0)} ms CPU per rollout`);
+  return { objects: warmupN, rollouts: 2 * warmupN, seconds, cpu: { kcm: proc.kcm.cpuSeconds, ...(controller ? { controller: proc.controller.cpuSeconds } : {}) } };
+}
+
 async function runOne(kind, n) {
   const ns = await createNamespace(`bench-${kind}-${n}`);
   log(`${kind} N=${n}: namespace ${ns}`);
@@ -709,6 +780,7 @@ async function runOne(kind, n) {
   const watcher = isDc(kind)
     ? await watchDone(`/apis/apps.openshift.io/v1/namespaces/${ns}/deploymentconfigs`, () => custom.listNamespacedCustomObject({ ...DC, namespace: ns }))
     : await watchDone(`/apis/apps/v1/namespaces/${ns}/deployments`, () => appsApi.listNamespacedDeployment({ namespace: ns }));
+  const warmup = warmupN > 0 ? await warmUp(kind, ns, watcher, controller) : undefined;
   const auditOffset = fileSize(auditLog);
   const kubeletLogOffset = fileSize(path.join(clusterDir, 'process-kubelet.log'));
   const sampler = new ProcSampler([
@@ -724,20 +796,13 @@ async function runOne(kind, n) {
   const windowStart = Date.now();
   const profiler = args['apiserver-profile'] ? new ApiserverProfiler(path.resolve(args['apiserver-profile']), `${kind}-${n}`) : undefined;
   for (const [phase, version] of [['create', 1], ['update', 2]]) {
-    watcher.phase((o) => (isDc(kind) ? dcDone(o, version) : deploymentDone(o, version)));
+    watcher.phase(rolledOut(kind, names, version));
     const issued = new Map();
     const load = new LoadSampler(benchPids(controller), cores);
     const t0 = Date.now();
     await pool(names, 20, async (name) => {
       const at = Date.now();
-      if (phase === 'create') {
-        if (isDc(kind)) await custom.createNamespacedCustomObject({ ...DC, namespace: ns, body: dcManifest(name) });
-        else await appsApi.createNamespacedDeployment({ namespace: ns, body: deploymentManifest(name) });
-      } else {
-        const body = { spec: { template: podTemplate(name, 2) } };
-        if (isDc(kind)) await custom.patchNamespacedCustomObject({ ...DC, namespace: ns, name, body }, mergePatch);
-        else await appsApi.patchNamespacedDeployment({ name, namespace: ns, body }, mergePatch);
-      }
+      await writeObject(kind, ns, name, phase);
       issued.set(name, at);
     });
     const ok = await watcher.waitAll(names, timeoutMs);
@@ -792,7 +857,7 @@ async function runOne(kind, n) {
     rss: isDc(kind)
       ? { controller: proc.controller.peakRss, deployersPeakSum: proc.kubelet.peakChildrenRss, deployerPeakOne: proc.kubelet.peakChildRss, deployersPeakSumPrivate: proc.kubelet.peakChildrenAnon, deployerPeakOnePrivate: proc.kubelet.peakChildAnon, maxDeployers: proc.kubelet.maxChildren, kcm: proc.kcm.peakRss }
       : { kcm: proc.kcm.peakRss },
-    controllerMetrics, startCosts, inlineSteps, apiserverProfile, namespaceDeleteSeconds, writeToReplicaSet,
+    controllerMetrics, startCosts, inlineSteps, apiserverProfile, namespaceDeleteSeconds, writeToReplicaSet, warmup,
     demandedWaitMs: isDc(kind) ? await demandedWaitMs(dcManifest(names[0])) : undefined,
   };
 }
@@ -1206,6 +1271,8 @@ function report(results, idle, skipped) {
   L.push(`- N objects of ${replicas} replicas each, Rolling/RollingUpdate with maxSurge 25% and maxUnavailable 25%, created 20 at a time; once all are rolled out, every template is changed once (second rollout). DCs use OpenShift's default intervalSeconds/updatePeriodSeconds of 1 s.`);
   L.push('- DC side, two result kinds: `dc` is `dcctl controller --namespace <ns>` (5 workers) + deployer processes (one deployer pod per rollout) + kube-controller-manager\'s RC controller (it creates the pods of RCs); `dc-inline` is the same controller with `--default-deployer=inline`: pod-less rollouts run by the deployer controller itself (docs/design.md §6.8), no deployer pods. Deployment side (`deploy`): kube-controller-manager\'s deployment and replicaset controllers. The three run one after the other on the same plane, in one run.');
   const deletes = results.filter((r) => r.namespaceDeleteSeconds !== undefined);
+  const warmed = results.filter((r) => r.warmup);
+  if (warmed.length) L.push(`- Before its measured phases each run rolls out ${warmed[0].warmup.objects} objects of its kind (created, then their templates changed: ${warmed[0].warmup.rollouts} rollouts), deletes them and waits until their pods and RCs or ReplicaSets are gone (\`--warmup\`). A controller the bench has just started is a fresh Node.js process, which compiles and optimizes its code while it runs its first rollouts, where kube-controller-manager, a Go binary, has run since the plane started: the measured phases compare the two warm, and the warm-up's figures, the cost of a cold start, are in "CPU and memory".`);
   if (deletes.length) L.push(`- Between runs the bench deletes the run's namespace and waits until it is gone, so that no run shares the plane with the previous one's garbage collection or its pods' node capacity (${deletes.map((r) => `${r.kind} N=${r.n} ${fmt.s(r.namespaceDeleteSeconds)}`).join(', ')}).`);
   if (podFloors.length) L.push(`- Bare deployer pods (for the pod mode's lower bound, Analysis): after the three kinds of an N, N pods shaped like deployer pods (the deployer-pod label, so the process kubelet runs them under the same slot limit; a service account, restartPolicy Never) whose container runs \`node -e 0\`, created 20 at a time; their CPU is that of kube-apiserver, etcd, the scheduler, the process kubelet and the processes, less what those use on the idle plane over as long (10 s sampled before). Measured at N=${podFloors.map((f) => `${f.n}: ${f.done}/${f.n} ended in ${fmt.s(f.totalMs / 1000)}, ${fmt.n((1000 * f.cpu) / f.n, 0)} ms CPU per pod`).join('; ')}.`);
   if (controllerArgs.length > 0) L.push(`- Extra controller flags of this run (\`--controller-args\`): \`${controllerArgs.join(' ')}\`.`);
@@ -1230,7 +1297,6 @@ function report(results, idle, skipped) {
   L.push('| N | phase | DC mode | DC total | Deployment total | ratio | DC p50 / p99 per object | Deployment p50 / p99 | ratio p50 / p99 | demanded wait per DC | DC p50 − (Deployment p50 + demanded) |');
   L.push('|---|---|---|---|---|---|---|---|---|---|---|');
   const byN = byNOf(results);
-  const dcSides = (v) => dcKinds.filter((k) => v[k]).map((k) => [k, v[k]]);
   for (const [n, v] of byN) {
     const deploy = v.deploy;
     if (!deploy) continue;
@@ -1279,6 +1345,7 @@ function report(results, idle, skipped) {
   }
   L.push('', 'CPU per rollout: ' + [...byN].filter(([, v]) => v.deploy).flatMap(([n, v]) => dcSides(v).map(([kind, dc]) =>
     `N=${n} ${kind}: DC ${fmt.n((dc.cpuTotal / dc.rollouts) * 1000, 0)} ms (controller ${fmt.n((dc.cpu.controller / dc.rollouts) * 1000, 0)}, deployer ${fmt.n((dc.cpu.deployers / dc.rollouts) * 1000, 0)}, KCM ${fmt.n((dc.cpu.kcm / dc.rollouts) * 1000, 0)}), Deployment (KCM) ${fmt.n((v.deploy.cpuTotal / v.deploy.rollouts) * 1000, 0)} ms`)).join('; ') + '.');
+  L.push(...warmupLines(byN));
   L.push(...planeCpuSection(byN));
   L.push(...apiserverProfileSection(byN));
   L.push('', '### Where the controller\'s time goes (its own metrics, per rollout)', '');
@@ -1432,6 +1499,18 @@ function analysis(byN) {
  * target is met; for a time target that is not met, whether the run's own CPU accounting rules it
  * out (cpuBudgetOf, podFloorOf) or leaves it open. Sizes the run did not measure have no row.
  */
+/** The warm-up's CPU per rollout (a cold controller) beside the measured phases' (warm). */
+function warmupLines(byN) {
+  const out = [];
+  for (const [n, v] of byN) for (const [kind, dc] of dcSides(v)) {
+    if (!dc.warmup?.cpu.controller) continue;
+    const w = dc.warmup;
+    const deployKcm = v.deploy?.warmup ? `; in the Deployments' warm-up KCM used ${fmt.n((1000 * v.deploy.warmup.cpu.kcm) / v.deploy.warmup.rollouts, 0)} ms per rollout` : '';
+    out.push(`- N=${n} ${kind}: in the warm-up (${w.rollouts} rollouts right after the controller started) the controller used ${fmt.n((1000 * w.cpu.controller) / w.rollouts, 0)} ms of CPU per rollout, in the measured phases ${fmt.n((1000 * dc.cpu.controller) / dc.rollouts, 0)} ms${deployKcm}, in the measured Deployment phases ${v.deploy ? fmt.n((1000 * v.deploy.cpu.kcm) / v.deploy.rollouts, 0) : '-'} ms.`);
+  }
+  return out.length ? ['', 'Cold start (`--warmup`, Setup): a fresh controller process against the same process warm, CPU per rollout:', '', ...out] : [];
+}
+
 function targetsSection(byN, idle) {
   const rows = [];
   const row = (target, n, measured, met, why = '') => rows.push(`| ${target} | ${n} | ${measured} | ${met ? 'met' : `**not met**${why ? `: ${why}` : ''}`} |`);
@@ -1458,7 +1537,11 @@ function targetsSection(byN, idle) {
     row('pod-less API requests per rollout ≤ 1.2×', n, `${fmt.n(tot(r), 1)} against ${fmt.n(tot(deploy), 1)}: ${fmt.ratio(tot(r), tot(deploy))}`, tot(r) <= 1.2 * tot(deploy));
     const ctl = (1000 * r.cpu.controller) / r.rollouts;
     const kcm = (1000 * deploy.cpu.kcm) / deploy.rollouts;
-    row('pod-less controller CPU per rollout ≤ kube-controller-manager\'s per Deployment rollout', n, `${fmt.n(ctl, 0)} against ${fmt.n(kcm, 0)} ms`, ctl <= kcm);
+    row(`pod-less controller CPU per rollout ≤ kube-controller-manager's per Deployment rollout${r.warmup ? ' (both warm, Setup)' : ''}`, n, `${fmt.n(ctl, 0)} against ${fmt.n(kcm, 0)} ms`, ctl <= kcm);
+    if (r.warmup?.cpu.controller !== undefined) {
+      const cold = (1000 * r.warmup.cpu.controller) / r.warmup.rollouts;
+      row(`the same, with the controller cold: its first ${r.warmup.rollouts} rollouts after it started (the warm-up)`, n, `${fmt.n(cold, 0)} against ${fmt.n(kcm, 0)} ms`, cold <= kcm, 'a fresh Node.js process compiles and optimizes its code as it runs (CPU and memory)');
+    }
   }
   for (const [n, v] of byN) {
     const { dc, deploy } = v;
@@ -1644,10 +1727,11 @@ try {
     idle = { ...previousRun.idle, measuredAt: previousRun.idle.measuredAt ?? previousRun.started };
   }
 } finally {
+  // The results first: a report that fails to render can be re-rendered from them (--report-only).
+  writeFileSync(resultsFile, JSON.stringify({ started: started.toISOString(), maxPods, warmup: warmupN, podNode, controllerArgs, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart, requestCost, podFloors, repeats }, null, 1));
   const md = report(results, idle, skipped);
   const docs = path.join(repo, 'docs');
   writeFileSync(path.join(docs, `${outName}.md`), md);
-  writeFileSync(resultsFile, JSON.stringify({ started: started.toISOString(), maxPods, podNode, controllerArgs, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart, requestCost, podFloors, repeats }, null, 1));
   try {
     renderChart(results, path.join(docs, `${outName}.svg`));
   } catch (err) {

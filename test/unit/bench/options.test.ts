@@ -39,6 +39,9 @@ describe('the benchmark scripts', () => {
     expect(main.stderr).toContain('unknown option --sizez');
     expect(main.stderr).toContain('Usage: node bench/bench.mjs');
     expect(bench('bench.mjs', ['10']).stderr).toContain('unexpected argument "10"');
+    const warmup = bench('bench.mjs', ['--warmup', 'some']);
+    expect(warmup.status).toBe(2);
+    expect(warmup.stderr).toContain('--warmup some: want a whole number >= 0');
     const api = bench('apiserver.mjs', ['--dc', '10']);
     expect(api.status).toBe(2);
     expect(api.stderr).toContain('unexpected "--dc 10"');
