@@ -1730,15 +1730,19 @@ try {
 } finally {
   // The results first: a report that fails to render can be re-rendered from them (--report-only).
   writeFileSync(resultsFile, JSON.stringify({ started: started.toISOString(), maxPods, warmup: warmupN, podNode, controllerArgs, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart, requestCost, podFloors, repeats }, null, 1));
-  const md = report(results, idle, skipped);
-  const docs = path.join(repo, 'docs');
-  writeFileSync(path.join(docs, `${outName}.md`), md);
+  // The plane stops even when the report fails to render: a report error once left it running.
   try {
-    renderChart(results, path.join(docs, `${outName}.svg`));
-  } catch (err) {
-    log(`chart: ${err.message}`);
+    const md = report(results, idle, skipped);
+    const docs = path.join(repo, 'docs');
+    writeFileSync(path.join(docs, `${outName}.md`), md);
+    try {
+      renderChart(results, path.join(docs, `${outName}.svg`));
+    } catch (err) {
+      log(`chart: ${err.message}`);
+    }
+    process.stdout.write(md);
+  } finally {
+    if (startedCluster && args['keep-cluster'] !== 'true') clusterScript('down');
   }
-  process.stdout.write(md);
-  if (startedCluster && args['keep-cluster'] !== 'true') clusterScript('down');
 }
 process.exit(0);
