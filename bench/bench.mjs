@@ -72,7 +72,7 @@ const sizes = (args.sizes ?? '10,100,1000').split(',').map(Number);
 const idleN = Number(args.idle ?? 1000);
 // --warmup K: each run first rolls out K objects of its kind (created, then updated) and deletes
 // them, unmeasured. A fresh Node.js controller compiles and optimizes its code as it runs: its
-// first 40 rollouts cost it ~1.5x the CPU of later ones, where kube-controller-manager, a Go
+// first 20 rollouts cost it ~1.5x the CPU of its 60th to 80th, where kube-controller-manager, a Go
 // binary that has run since the plane started, has nothing to warm up. The measured phases compare
 // the two warm; the warm-up's own figures (the cold cost) are reported beside them.
 const warmupN = recorded ? (recorded.warmup ?? 0) : Number(args.warmup ?? 30);
@@ -735,6 +735,7 @@ function rolledOut(kind, names, version) {
  */
 async function warmUp(kind, ns, watcher, controller) {
   const names = Array.from({ length: warmupN }, (_, i) => `warm-${String(i).padStart(4, '0')}`);
+  const rollouts = 2 * warmupN;
   const sampler = new ProcSampler([
     { name: 'kcm', pid: pidOf('kube-controller-manager') },
     ...(controller ? [{ name: 'controller', pid: controller.child.pid }] : []),
@@ -764,8 +765,8 @@ async function warmUp(kind, ns, watcher, controller) {
   }
   // The controllers' last writes about them (events, status) settle before the measured window.
   await sleep(2000);
-  log(`${kind}: warm-up of ${warmupN} objects (${2 * warmupN} rollouts) in ${fmt.s(seconds)}; controller ${controller ? `${fmt.n((1000 * proc.controller.cpuSeconds) / (2 * warmupN), 0)} ms` : '-'}, KCM ${fmt.n((1000 * proc.kcm.cpuSeconds) / (2 * warmupN), 0)} ms CPU per rollout`);
-  return { objects: warmupN, rollouts: 2 * warmupN, seconds, cpu: { kcm: proc.kcm.cpuSeconds, ...(controller ? { controller: proc.controller.cpuSeconds } : {}) } };
+  log(`${kind}: warm-up of ${warmupN} objects (${rollouts} rollouts) in ${fmt.s(seconds)}; controller ${controller ? `${fmt.n((1000 * proc.controller.cpuSeconds) / rollouts, 0)} ms` : '-'}, KCM ${fmt.n((1000 * proc.kcm.cpuSeconds) / rollouts, 0)} ms CPU per rollout`);
+  return { objects: warmupN, rollouts, seconds, cpu: { kcm: proc.kcm.cpuSeconds, ...(controller ? { controller: proc.controller.cpuSeconds } : {}) } };
 }
 
 async function runOne(kind, n) {
