@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -48,5 +50,33 @@ describe('the benchmark scripts', () => {
     const events = bench('events-watch.mjs', ['--write', '10']);
     expect(events.status).toBe(2);
     expect(events.stderr).toContain('unexpected "--write 10"');
+  });
+
+  it('re-render a run with the machine that ran it, not the one re-rendering it', () => {
+    // A copy of the scripts and the committed N=10/100 results in a scratch tree: --report-only
+    // writes the report next to the scripts, and the committed docs must not change.
+    const tree = mkdtempSync(path.join(os.tmpdir(), 'bench-report-'));
+    try {
+      for (const dir of ['bench', 'hack', 'deploy']) cpSync(path.join(repoDir, dir), path.join(tree, dir), { recursive: true });
+      mkdirSync(path.join(tree, 'docs'));
+      symlinkSync(path.join(repoDir, 'node_modules'), path.join(tree, 'node_modules'));
+      const results = JSON.parse(readFileSync(path.join(repoDir, 'bench/last-results.json'), 'utf8'));
+      results.machine = { cpus: 2, cpuModel: 'Recorded CPU 9000', memGiB: 24, benchNode: 'v20.0.0' };
+      writeFileSync(path.join(tree, 'bench/last-results-t.json'), JSON.stringify(results));
+      const run = spawnSync(process.execPath, [path.join(tree, 'bench/bench.mjs'), '--report-only', 'true', '--out', 'benchmarks-t'], {
+        env: { PATH: process.env.PATH ?? '', KUBECONFIG: '/nonexistent/kubeconfig' },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      expect(run.stderr).toBe('');
+      const header = readFileSync(path.join(tree, 'docs/benchmarks-t.md'), 'utf8').split('\n')[2];
+      expect(header).toContain('2 CPUs (Recorded CPU 9000), 24 GiB');
+      expect(header).toContain('the bench driver and the process kubelet ran v20.0.0');
+      expect(header).not.toContain(os.cpus()[0]?.model ?? 'no model');
+      // The results file it rewrites keeps the recorded machine.
+      expect(JSON.parse(readFileSync(path.join(tree, 'bench/last-results-t.json'), 'utf8')).machine.cpuModel).toBe('Recorded CPU 9000');
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
   });
 });
