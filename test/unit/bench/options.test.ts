@@ -33,6 +33,9 @@ describe('the benchmark scripts', () => {
     const events = bench('events-watch.mjs', ['--help']);
     expect(events.status).toBe(0);
     expect(events.stdout).toContain('--writes');
+    const audit = bench('rc-manager-audit.mjs', ['--help']);
+    expect(audit.status).toBe(0);
+    expect(audit.stdout).toContain('AUDIT_LOG');
   });
 
   it('refuse an option they do not know, with the usage', () => {
@@ -50,6 +53,10 @@ describe('the benchmark scripts', () => {
     const events = bench('events-watch.mjs', ['--write', '10']);
     expect(events.status).toBe(2);
     expect(events.stderr).toContain('unexpected "--write 10"');
+    const audit = bench('rc-manager-audit.mjs', ['--prefx', 'x', 'audit.log']);
+    expect(audit.status).toBe(2);
+    expect(audit.stderr).toContain('unexpected "--prefx"');
+    expect(bench('rc-manager-audit.mjs', ['/nonexistent/audit.log']).stderr).toContain('want one audit log that exists');
   });
 
   it('re-render a run with the machine that ran it, not the one re-rendering it', () => {
@@ -77,6 +84,44 @@ describe('the benchmark scripts', () => {
       expect(JSON.parse(readFileSync(path.join(tree, 'bench/last-results-t.json'), 'utf8')).machine.cpuModel).toBe('Recorded CPU 9000');
     } finally {
       rmSync(tree, { recursive: true, force: true });
+    }
+  });
+
+  it('count the RC manager\'s status writes, conflicts and the gaps between its writes to one RC', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'rc-audit-'));
+    try {
+      const rcm = 'kube-controller-manager/v1.36.3 (linux/amd64) kubernetes/$Format/replication-controller';
+      let id = 0;
+      const entry = (ns: string, name: string, verb: string, code: number, received: number, done: number, userAgent = rcm) =>
+        JSON.stringify({
+          auditID: `a${++id}`, stage: 'ResponseComplete', verb, userAgent, responseStatus: { code },
+          objectRef: { resource: 'replicationcontrollers', namespace: ns, name, ...(verb === 'update' ? { subresource: 'status' } : {}) },
+          requestReceivedTimestamp: new Date(received).toISOString(), stageTimestamp: new Date(done).toISOString(),
+        });
+      const t = Date.parse('2026-12-04T04:41:00Z');
+      const lines = [
+        // rc-a: written at once again (50 ms), a conflict and its GET, then 2 s later
+        entry('bench-dc-1', 'rc-a', 'update', 200, t, t + 10),
+        entry('bench-dc-1', 'rc-a', 'update', 200, t + 60, t + 70),
+        entry('bench-dc-1', 'rc-a', 'update', 409, t + 80, t + 90),
+        entry('bench-dc-1', 'rc-a', 'get', 200, t + 95, t + 100),
+        entry('bench-dc-1', 'rc-a', 'update', 200, t + 2070, t + 2080),
+        // another client's write and another namespace do not count
+        entry('bench-dc-1', 'rc-a', 'update', 200, t + 100, t + 110, 'deploymentconfig-controller/v1'),
+        entry('other', 'rc-b', 'update', 200, t, t + 10),
+        entry('bench-dc-inline-1', 'rc-c', 'update', 200, t, t + 10),
+      ];
+      const log = path.join(dir, 'audit.log');
+      writeFileSync(log, `${lines.join('\n')}\n`);
+      const run = bench('rc-manager-audit.mjs', [log]);
+      expect(run.stderr).toBe('');
+      expect(run.stdout.split('\n')).toEqual([
+        'bench-dc-1: 3 status writes, 1 conflicts (409), 1 GETs; gap between two of its status writes to one RC: p25 50 ms, p50 50 ms, p75 2000 ms, 50 % under 100 ms',
+        'bench-dc-inline-1: 1 status writes, 0 conflicts (409), 0 GETs; no RC written twice',
+        '',
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
