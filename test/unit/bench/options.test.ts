@@ -1,7 +1,9 @@
 /**
  * The benchmark scripts start a control plane (bench.mjs) or write thousands of objects on the
  * current cluster (apiserver.mjs, events-watch.mjs) and bench.mjs rewrites the committed report, so an option they do not
- * know must stop them before anything runs: `--help` once started a full run.
+ * know must stop them before anything runs: `--help` once started a full run. Also what the
+ * scripts that need no cluster print: a report re-rendered from recorded results, and the RC
+ * manager's figures from an audit log.
  */
 import { describe, expect, it } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
@@ -12,12 +14,13 @@ import { fileURLToPath } from 'node:url';
 
 const repoDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 
-function bench(script: string, args: string[]) {
+/** Runs bench/<script> of `root` (the repository, or a scratch copy of its scripts). */
+function bench(script: string, args: string[], root = repoDir, timeout = 20_000) {
   // A kubeconfig that does not exist: should a script get past its options, it fails at once.
-  return spawnSync(process.execPath, [path.join(repoDir, 'bench', script), ...args], {
+  return spawnSync(process.execPath, [path.join(root, 'bench', script), ...args], {
     env: { PATH: process.env.PATH ?? '', KUBECONFIG: '/nonexistent/kubeconfig' },
     encoding: 'utf8',
-    timeout: 20_000,
+    timeout,
   });
 }
 
@@ -70,11 +73,7 @@ describe('the benchmark scripts', () => {
       const results = JSON.parse(readFileSync(path.join(repoDir, 'bench/last-results.json'), 'utf8'));
       results.machine = { cpus: 2, cpuModel: 'Recorded CPU 9000', memGiB: 24, benchNode: 'v20.0.0' };
       writeFileSync(path.join(tree, 'bench/last-results-t.json'), JSON.stringify(results));
-      const run = spawnSync(process.execPath, [path.join(tree, 'bench/bench.mjs'), '--report-only', 'true', '--out', 'benchmarks-t'], {
-        env: { PATH: process.env.PATH ?? '', KUBECONFIG: '/nonexistent/kubeconfig' },
-        encoding: 'utf8',
-        timeout: 60_000,
-      });
+      const run = bench('bench.mjs', ['--report-only', 'true', '--out', 'benchmarks-t'], tree, 60_000);
       expect(run.stderr).toBe('');
       const header = readFileSync(path.join(tree, 'docs/benchmarks-t.md'), 'utf8').split('\n')[2];
       expect(header).toContain('2 CPUs (Recorded CPU 9000), 24 GiB');
