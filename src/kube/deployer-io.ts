@@ -244,10 +244,9 @@ class Feed<T extends Named> {
             giveUp();
             return;
           }
-          const plain = toPlain(obj);
-          const name = plain.metadata?.name ?? '';
+          const name = obj.metadata?.name ?? '';
           if (type === 'DELETED') initial.delete(name);
-          else initial.set(name, plain);
+          else initial.set(name, obj);
         }, () => {
           if (synced) this.onWatchEnded();
           else giveUp();
@@ -299,7 +298,10 @@ class Feed<T extends Named> {
         this.controller?.abort();
         return;
       }
-      const plain = toPlain(obj);
+      // Kept as parsed: both WatchLikes hand over the JSON the server sent, already the plain form
+      // toPlain makes of client-node's typed answers, so a copy of each RC (managedFields and
+      // the encoded config included) would only cost an interpreted deployer CPU (§6.1).
+      const plain = obj;
       const name = plain.metadata?.name ?? '';
       this.resourceVersion = plain.metadata?.resourceVersion ?? this.resourceVersion;
       this.recheckBackoff = 1;

@@ -16,17 +16,17 @@ import type * as TlsModule from 'node:tls';
 import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
-import yaml from 'js-yaml';
+import type * as Yaml from 'js-yaml';
 import { ApiError } from '../controller/errors.js';
 import { KubeConfigError, type LoadKubeConfigOptions } from './config-errors.js';
 
 // require(), not import: Node 26 builds node:http's ES module facade by reading every export,
 // and one of them loads undici (Node's fetch) on first read: ~100 ms of CPU and ~10 MiB per
 // deployer process, measured on `dcctl deploy` start-up. require() skips the facade.
-const requireBuiltin = createRequire(import.meta.url);
-const http = requireBuiltin('node:http') as typeof HttpModule;
-const https = requireBuiltin('node:https') as typeof HttpsModule;
-const tls = requireBuiltin('node:tls') as typeof TlsModule;
+const requireCjs = createRequire(import.meta.url);
+const http = requireCjs('node:http') as typeof HttpModule;
+const https = requireCjs('node:https') as typeof HttpsModule;
+const tls = requireCjs('node:tls') as typeof TlsModule;
 
 /** Where and how to connect: everything a request needs. */
 export interface RestConfig {
@@ -98,7 +98,17 @@ function parseKubeconfig(text: string): KubeconfigFile {
       // YAML that happens to start with a flow mapping
     }
   }
-  return (yaml.load(text) ?? {}) as KubeconfigFile;
+  return (loadYaml().load(text) ?? {}) as KubeconfigFile;
+}
+
+/**
+ * js-yaml, loaded the first time a kubeconfig is YAML. A deployer pod reads no kubeconfig (it runs
+ * on its service account), and evaluating the parser when the bundle loaded was about 2 ms of each
+ * deployer process's start-up CPU (design.md §6.1). Through require, resolved at run time from the
+ * package's dependencies, so the bundles do not evaluate it up front.
+ */
+function loadYaml(): typeof Yaml {
+  return requireCjs('js-yaml') as typeof Yaml;
 }
 
 /** The settings of `config`'s current (or the named) context; paths are relative to `dir`. */

@@ -41,6 +41,44 @@ describe('the deployer process', () => {
     }
   });
 
+  /** The files a `bin/dcctl.js deploy` run with `kubeconfig` loaded through require, at its exit. */
+  function requiredFiles(dir: string, kubeconfig: string): { files: string[]; stderr: string } {
+    const report = path.join(dir, 'required.json');
+    const preload = path.join(dir, 'required.cjs');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(report)}, JSON.stringify(Object.keys(require.cache))));\n`);
+    const run = spawnSync(process.execPath, ['--require', preload, path.join(repoDir, 'bin/dcctl.js'), 'deploy', '--deployment', 'app-1', '--namespace', 'ns1'], {
+      env: { PATH: process.env.PATH ?? '', KUBECONFIG: kubeconfig },
+      encoding: 'utf8',
+    });
+    return { files: JSON.parse(readFileSync(report, 'utf8')) as string[], stderr: run.stderr };
+  }
+
+  it('loads the YAML parser only when its kubeconfig is YAML: the bundle does not carry it', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'deployer-entry-'));
+    try {
+      const json = writeUnreachableKubeconfig(dir);
+      const yaml = path.join(dir, 'kubeconfig.yaml');
+      writeFileSync(yaml, [
+        'apiVersion: v1', 'kind: Config', 'current-context: x',
+        'clusters: [{name: c, cluster: {server: "http://127.0.0.1:1"}}]',
+        'users: [{name: u, user: {token: t}}]',
+        'contexts: [{name: x, context: {cluster: c, user: u}}]', '',
+      ].join('\n'));
+      // Bundled, the parser would be evaluated when the bundle loads, whatever the kubeconfig.
+      expect(readFileSync(path.join(repoDir, 'dist/deployer.cjs'), 'utf8')).not.toContain('YAMLException');
+      const isYamlParser = (f: string): boolean => f.includes(`${path.sep}js-yaml${path.sep}`);
+      // Both runs got as far as their first request: the kubeconfig was read either way.
+      const fromJson = requiredFiles(dir, json);
+      expect(fromJson.stderr).toContain("couldn't get deployment app-1");
+      expect(fromJson.files.filter(isYamlParser)).toEqual([]);
+      const fromYaml = requiredFiles(dir, yaml);
+      expect(fromYaml.stderr).toContain("couldn't get deployment app-1");
+      expect(fromYaml.files.some(isYamlParser)).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   /**
    * Whether V8 would still optimize a function in the process `args` start (`bin/dcctl.js` and its
    * arguments), asked at its exit through V8's natives syntax (a test-only flag). Bit 1 of the
