@@ -11,6 +11,7 @@
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, Phase } from '../apis/constants.js';
 import { isInProgress } from '../apps/index.js';
+import { rcVersion } from '../apps/rc-version.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import type { ImageStream } from '../apis/imagestream.js';
 import { DeploymentConfigs, ImageStreams, ReplicationControllers } from '../apis/resources.js';
@@ -152,12 +153,19 @@ export function rcChangeToDc(old: V1ReplicationController, rc: V1ReplicationCont
  * Whether the DC's latest RC is being rolled out (New, Pending or Running). Its replica counts and
  * phase then change step by step, and the DC's status may follow them a batch period late: the
  * rollout's outcome (Complete or Failed) is never batched.
+ *
+ * `changed`, the RC whose update is asked about, counts as the latest when its version (from its
+ * name, §10.3) is newer than the cached DC's latestVersion: the sync that bumped the version and
+ * created that RC has written the DC, but the informer may not have delivered the write yet when
+ * the RC's first step (its phase, its first scale) comes in, a few milliseconds later.
  */
-export function rolloutInProgress(dc: DeploymentConfig, rcLister: Lister<V1ReplicationController>): boolean {
+export function rolloutInProgress(dc: DeploymentConfig, rcLister: Lister<V1ReplicationController>, changed?: V1ReplicationController): boolean {
   const namespace = dc.metadata?.namespace;
   const name = dc.metadata?.name;
   const version = dc.status?.latestVersion ?? 0;
-  if (!namespace || !name || !(version > 0)) return false;
+  if (!namespace || !name) return false;
+  if (changed && isInProgress(changed) && rcVersion(changed).version > version) return true;
+  if (!(version > 0)) return false;
   const latest = rcLister.get(namespace, rcNameFor(name, version));
   return latest !== undefined && isInProgress(latest);
 }
@@ -256,7 +264,7 @@ export function wireDeploymentConfigController(opts: {
     const dc = cachedDcForRc(rc, dcLister);
     if (!dc) return;
     const key = objectKey(dc.metadata?.namespace ?? '', dc.metadata?.name ?? '');
-    if (change === 'progress' && batchMs > 0 && rcLister && rolloutInProgress(dc, rcLister)) queue.addBatched(key, batchMs);
+    if (change === 'progress' && batchMs > 0 && rcLister && rolloutInProgress(dc, rcLister, rc)) queue.addBatched(key, batchMs);
     else queue.add(key);
   });
   rcs.on('delete', enqueueOwner);

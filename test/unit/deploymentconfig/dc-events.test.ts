@@ -66,11 +66,14 @@ describe('wireDeploymentConfigController: DC updates', () => {
 });
 
 describe('wireDeploymentConfigController: RC updates during a rollout', () => {
-  /** A DC at latestVersion 2 whose RC app-2 is in `phase`, wired with a batch period of 500 ms. */
-  function wired(phase: string) {
+  /**
+   * A DC at latestVersion 2 whose RC app-2 is in `phase`, wired with a batch period of 500 ms.
+   * `cachedLatestVersion`: what the cached DC says instead (1: the sync's bump to 2 not seen yet).
+   */
+  function wired(phase: string, cachedLatestVersion = 2) {
     const dc = makeDc();
     dc.metadata.resourceVersion = '5';
-    dc.status = { ...(dc.status ?? {}), latestVersion: 2 };
+    dc.status = { ...(dc.status ?? {}), latestVersion: cachedLatestVersion };
     const latest = rcFor(dc, 2, { phase, replicas: 1, resourceVersion: '7' });
     const previous = rcFor(dc, 1, { replicas: 3, resourceVersion: '6' });
     const rcsByName = new Map([[latest.metadata!.name!, latest], [previous.metadata!.name!, previous]]);
@@ -126,6 +129,32 @@ describe('wireDeploymentConfigController: RC updates during a rollout', () => {
       expect(await drainQueue(queue)).toEqual(['ns/app']);
       queue.shutDown();
     }
+  });
+
+  it('folds the first steps of a new RC whose version the cached DC does not show yet', async () => {
+    // The sync that bumped latestVersion to 2 and created app-2 has written the DC, but the
+    // informer has not delivered that write when app-2's first scale (and phase) comes in: the
+    // cache still names the Complete app-1 as the latest RC. That first step used to cost a DC
+    // status write of its own, a few ms after the one the sync had just made.
+    const { queue, timers, latest, fire } = wired('New', 1);
+    fire(latest, (rc) => {
+      rc.metadata!.annotations![Annotations.Phase] = 'Running';
+      rc.spec!.replicas = 1;
+    });
+    expect(await drainQueue(queue)).toEqual([]);
+    timers.advance(500);
+    expect(await drainQueue(queue)).toEqual(['ns/app']);
+    queue.shutDown();
+
+    // An RC that only claims a newer version (its annotation, written by anyone who may patch
+    // RCs, disagrees with its name) is not believed: its change syncs at once.
+    const forged = wired('New', 1);
+    const claimed = structuredClone(forged.previous);
+    claimed.metadata!.annotations![Annotations.Phase] = 'Running';
+    claimed.metadata!.annotations![Annotations.LatestVersion] = '7';
+    forged.fire(claimed, (rc) => { rc.spec!.replicas = 2; });
+    expect(await drainQueue(forged.queue)).toEqual(['ns/app']);
+    forged.queue.shutDown();
   });
 
   it('syncs at once for a phase change, a cancellation, or counts once the rollout has ended', async () => {
