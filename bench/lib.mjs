@@ -198,6 +198,34 @@ export function sumMetric(samples, name, filter = () => true) {
   return samples.filter((s) => s.name === name && filter(s.labels)).reduce((a, s) => a + s.value, 0);
 }
 
+/**
+ * What the DC controller's metrics (parseMetrics of its /metrics) say of its work so far: API
+ * requests and errors, and per controller its syncs, their total duration, failed syncs, queue
+ * adds, time keys waited in the queue and requeues. Counters since the process started: the bench
+ * takes the difference of two readings (metricsSince).
+ */
+export function controllerQueueMetrics(samples) {
+  const byCtl = (name, ctl) => sumMetric(samples, name, (l) => (l.controller ?? l.name) === ctl);
+  return {
+    requests: sumMetric(samples, 'dcctl_api_requests_total'),
+    errors: sumMetric(samples, 'dcctl_api_errors_total'),
+    queues: Object.fromEntries(['deploymentconfig', 'deployer'].map((c) => [c, {
+      syncs: byCtl('dcctl_sync_duration_seconds_count', c),
+      syncSeconds: byCtl('dcctl_sync_duration_seconds_sum', c),
+      errors: sumMetric(samples, 'dcctl_sync_duration_seconds_count', (l) => l.controller === c && l.result === 'error'),
+      adds: byCtl('workqueue_adds_total', c),
+      queueSeconds: byCtl('workqueue_queue_duration_seconds_sum', c),
+      retries: byCtl('workqueue_retries_total', c),
+    }])),
+  };
+}
+
+/** `after` less `before`, field by field (nested objects of numbers, as controllerQueueMetrics returns). */
+export function metricsSince(after, before) {
+  if (typeof after === 'number') return after - (typeof before === 'number' ? before : 0);
+  return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, metricsSince(v, before?.[k])]));
+}
+
 export const fmt = {
   s: (x) => (Number.isFinite(x) ? `${x.toFixed(x < 10 ? 2 : 1)} s` : 'n/a'),
   ms: (x) => (Number.isFinite(x) ? `${Math.round(x)} ms` : 'n/a'),
