@@ -300,7 +300,7 @@ class Feed<T extends Named> {
       }
       // Kept as parsed: both WatchLikes hand over the JSON the server sent, already the plain form
       // toPlain makes of client-node's typed answers, so a copy of each RC (managedFields and
-      // the encoded config included) would only cost an interpreted deployer CPU (§6.1).
+      // the encoded config included) would only cost an interpreted deployer CPU (docs/design.md §6.1).
       const plain = obj;
       const name = plain.metadata?.name ?? '';
       this.resourceVersion = plain.metadata?.resourceVersion ?? this.resourceVersion;
