@@ -301,15 +301,14 @@ class Feed<T extends Named> {
       // Kept as parsed: both WatchLikes hand over the JSON the server sent, already the plain form
       // toPlain makes of client-node's typed answers, so a copy of each RC (managedFields and
       // the encoded config included) would only cost an interpreted deployer CPU (docs/design.md §6.1).
-      const plain = obj;
-      const name = plain.metadata?.name ?? '';
-      this.resourceVersion = plain.metadata?.resourceVersion ?? this.resourceVersion;
+      const name = obj.metadata?.name ?? '';
+      this.resourceVersion = obj.metadata?.resourceVersion ?? this.resourceVersion;
       this.recheckBackoff = 1;
       if (type === 'DELETED') {
         this.objects.delete(name);
-        for (const l of [...this.deleteListeners]) l(plain);
+        for (const l of [...this.deleteListeners]) l(obj);
       } else {
-        this.objects.set(name, plain);
+        this.objects.set(name, obj);
       }
       this.notify();
     });
