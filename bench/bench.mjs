@@ -1541,7 +1541,7 @@ function targetsSection(byN, idle) {
     const kcm = (1000 * deploy.cpu.kcm) / deploy.rollouts;
     row(`pod-less controller CPU per rollout ≤ kube-controller-manager's per Deployment rollout${r.warmup ? ' (both warm, Setup)' : ''}`, n, `${fmt.n(ctl, 0)} against ${fmt.n(kcm, 0)} ms`, ctl <= kcm);
     if (r.warmup?.cpu.controller !== undefined) {
-      // Like against like: the same 30-object warm-up on both sides, where each rollout costs more
+      // Like against like: the same warm-up (--warmup objects) on both sides, where each rollout costs more
       // than in the measured phases' larger batches; only our controller is a fresh process there.
       const cold = (1000 * r.warmup.cpu.controller) / r.warmup.rollouts;
       const kcmWarmup = deploy.warmup?.cpu.kcm !== undefined ? (1000 * deploy.warmup.cpu.kcm) / deploy.warmup.rollouts : undefined;
