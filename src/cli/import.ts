@@ -145,10 +145,11 @@ required, generate: expression).
 
 Fields OpenShift silently ignored are removed and legacy ones renamed (portalIP -> clusterIP, ...), each named
 in the report, so the output passes kubectl's strict validation; so are null fields of DeploymentConfigs and
-ImageStreams (\`rollingParams:\` with nothing after it), which OpenShift read as absent. DeploymentConfigs
-and ImageStreams are checked against this project's CRD schemas; other kinds against the cluster's OpenAPI
-(read-only; skipped offline and with --dry-run=client). Objects with only metadata.generateName are created
-(not applied) by --apply.
+ImageStreams (\`rollingParams:\` with nothing after it), which OpenShift read as absent, and fractional numbers
+where a DeploymentConfig takes a quantity (\`cpu: 0.5\` becomes "0.5"), which the CRD takes only as strings.
+DeploymentConfigs and ImageStreams are checked against this project's CRD schemas; other kinds against the
+cluster's OpenAPI (read-only; skipped offline and with --dry-run=client). Objects with only
+metadata.generateName are created (not applied) by --apply.
 
 Bad input stops the import: every problem is printed and nothing is printed to stdout or applied.
 With --apply or --dry-run=server every object is first checked by the server (dry run); if any is

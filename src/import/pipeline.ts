@@ -15,6 +15,7 @@ import {
 } from './strip.js';
 import { normalizeImageStreamFields, renameDeploymentConfigFields, renameServiceFields } from './renames.js';
 import { bundledSchema } from './prune.js';
+import { bundledQuantities, quantitiesAsStrings } from './quantities.js';
 import { isTemplate, parameterNames, processTemplate } from './template.js';
 import {
   ImportInputError, formatOrigin, isObject, metadataMap, type ImportEntry, type ImportResult, type InputProblem, type KubeObject,
@@ -163,6 +164,8 @@ function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, gene
   if (removed.length > 0) entry.changes.push(`removed server-written fields: ${removed.join(', ')}`);
   const crdSchema = bundledSchema(cls.apiVersion, kind);
   if (crdSchema !== undefined) entry.changes.push(...stripNulls(obj, crdSchema));
+  const quantities = bundledQuantities(cls.apiVersion, kind);
+  if (quantities !== undefined) entry.changes.push(...quantitiesAsStrings(obj, quantities));
   if (cls.type === 'deploymentconfig') {
     const dc = importDeploymentConfig(obj, { legacy, exportedNamespace, importedStreams: scan.streams });
     entry.changes.push(...dc.changes);

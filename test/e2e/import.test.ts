@@ -183,6 +183,32 @@ describe('manifests OpenShift accepted (import and admission corpus) on the loca
     expect([dc.metadata?.labels?.['tier'], dc.spec?.triggers?.map((t) => t.type)]).toEqual(['', ['ConfigChange']]);
   }, 120_000);
 
+  it('Quantities written as fractional numbers (`cpu: .25`): kubectl apply is refused, --apply writes them as strings, reports each, and the DC rolls out with the quantities OpenShift would have given', async () => {
+    // The processed template as it is: the CRD refuses a fractional number at a Quantity.
+    const printed = await dcctl(['import', '-f', fx('fractional-quantities.yaml'), '-o', 'json']);
+    expect(printed.code).toBe(0);
+    const raw = (JSON.parse(printed.stdout) as { items: Record<string, any>[] }).items[0]!;
+    raw.spec.template.spec.containers[0].resources.requests.cpu = 0.25;
+    let refusal = '';
+    try {
+      kubectl(['apply', '--dry-run=server', '-n', compat, '-f', '-'], JSON.stringify(raw));
+    } catch (err) {
+      refusal = String((err as { stderr?: unknown }).stderr);
+    }
+    expect(refusal).toContain('spec.template.spec.containers[0].resources.requests.cpu');
+
+    const r = await dcctl(['import', '-f', fx('fractional-quantities.yaml'), '--apply', '-n', compat]);
+    expect(r.code).toBe(0);
+    expect(rel(r.stderr)).toContain('    changed: spec.template.spec.containers[0].resources.requests["cpu"]: 0.25 → "0.25" (a Quantity: the CRD takes a number only as an integer; OpenShift read 0.25 as the same quantity)\n');
+    expect(rel(r.stderr)).toContain('    changed: spec.strategy.resources.limits["cpu"]: 0.1 → "0.1" (a Quantity: the CRD takes a number only as an integer; OpenShift read 0.1 as the same quantity)\n');
+    const rc = await new DcClient(compat).waitForPhase('worker-1', ['Complete', 'Failed'], 90_000);
+    expect(phase(rc)).toBe('Complete');
+    // The RC's template is a native pod template: the server reads each string as OpenShift read the number.
+    const pod = rc.spec?.template?.spec;
+    expect([pod?.containers[0]?.resources?.limits?.['cpu'], pod?.containers[0]?.resources?.requests?.['cpu'], pod?.initContainers?.[0]?.resources?.limits?.['cpu'], pod?.volumes?.[0]?.emptyDir?.sizeLimit])
+      .toEqual(['750m', '250m', '1500m', '1500m']);
+  }, 120_000);
+
   // Exported from project "shop", imported into a namespace of another name where
   // kube-controller-manager has already published kube-root-ca.crt: applied, the exported one was
   // a conflict with the publisher's fields, and the dry run refused the whole import.

@@ -182,6 +182,36 @@ describe('import of null fields (a key with nothing after it)', () => {
   });
 });
 
+describe('import of Quantities written as fractional numbers (`cpu: 0.5`)', () => {
+  const r = run(['fractional-quantities.yaml']);
+
+  it('writes each fractional number at a Quantity as its digits in a string, as OpenShift read it, and reports every one', () => {
+    const dc = entry(r, 'deploymentconfig.apps.openshift.io/worker');
+    expect(dc.outcome).toBe('changed');
+    expect(dc.changes).toEqual([
+      'spec.strategy.resources.limits["cpu"]: 0.1 → "0.1" (a Quantity: the CRD takes a number only as an integer; OpenShift read 0.1 as the same quantity)',
+      'spec.template.spec.initContainers[0].resources.limits["cpu"]: 1.5 → "1.5" (a Quantity: the CRD takes a number only as an integer; OpenShift read 1.5 as the same quantity)',
+      'spec.template.spec.containers[0].env[0].valueFrom.resourceFieldRef.divisor: 0.001 → "0.001" (a Quantity: the CRD takes a number only as an integer; OpenShift read 0.001 as the same quantity)',
+      'spec.template.spec.containers[0].resources.limits["cpu"]: 0.75 → "0.75" (a Quantity: the CRD takes a number only as an integer; OpenShift read 0.75 as the same quantity)',
+      'spec.template.spec.containers[0].resources.requests["cpu"]: 0.25 → "0.25" (a Quantity: the CRD takes a number only as an integer; OpenShift read 0.25 as the same quantity)',
+      'spec.template.spec.volumes[0].emptyDir.sizeLimit: 1.5 → "1.5" (a Quantity: the CRD takes a number only as an integer; OpenShift read 1.5 as the same quantity)',
+    ]);
+    const spec = get(dc.object, 'spec', 'template', 'spec');
+    // Integers and strings are Quantities the CRD takes: they stay as they were written.
+    expect(get(spec, 'containers', 0, 'resources')).toEqual({ limits: { cpu: '0.75', memory: '512Mi' }, requests: { cpu: '0.25', memory: 268435456 } });
+    expect(get(dc.object, 'spec', 'strategy', 'resources')).toEqual({ limits: { cpu: '0.1' } });
+  });
+
+  it('leaves numbers outside Quantities, and Quantities of kinds the API server decodes itself, alone', () => {
+    const dc = entry(r, 'deploymentconfig.apps.openshift.io/worker');
+    expect(get(dc.object, 'spec', 'replicas')).toBe(1);
+    const text = 'apiVersion: v1\nkind: LimitRange\nmetadata:\n  name: l\nspec:\n  limits:\n  - type: Container\n    max: {cpu: 0.5}\n';
+    const lr = importObjects([{ source: 'lr.yaml', text }], { params: new Map(), random: () => 0 }).entries[0]!;
+    expect(lr.outcome).toBe('imported');
+    expect(get(lr.object, 'spec', 'limits', 0, 'max')).toEqual({ cpu: 0.5 });
+  });
+});
+
 describe('ReplicationControllers of an OpenShift 3 export (no owner references)', () => {
   const text = `apiVersion: v1
 kind: List
