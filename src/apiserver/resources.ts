@@ -9,6 +9,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { loadYamlBounded, parseJsonBounded } from '../util/bounded-decode.js';
 import { Annotations, ApiVersion, Kind } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
+import { fractionalQuantitiesAsStrings } from '../apis/quantities.js';
 import { toPublicApiVersion, toStorageApiVersion } from '../apis/storage.js';
 import { applyDefaults } from '../apps/defaults.js';
 import { applyPatch, patchKind, PatchTooLargeError } from './patch.js';
@@ -115,9 +116,14 @@ function checkCoordinates(dc: DeploymentConfig, ctx: HandlerContext): void {
   if (name !== undefined) dc.metadata.name = name;
 }
 
-/** OpenShift's PrepareForCreate (registry/deployconfig/strategy.go): empty status, lastTriggeredImage cleared, defaults. */
+/**
+ * OpenShift's PrepareForCreate (registry/deployconfig/strategy.go): empty status, lastTriggeredImage
+ * cleared, defaults; and a Quantity sent as a fractional number (`cpu: 0.5`), which OpenShift's
+ * decoder took, as its string, which the storage CRD takes (src/apis/quantities.ts).
+ */
 export function prepareForCreate(dc: DeploymentConfig): DeploymentConfig {
   const out = applyDefaults(dc);
+  fractionalQuantitiesAsStrings(out);
   out.apiVersion = ApiVersion;
   out.kind = Kind;
   delete out.status;
@@ -134,6 +140,7 @@ export function prepareForCreate(dc: DeploymentConfig): DeploymentConfig {
  */
 export function prepareForUpdate(dc: DeploymentConfig, stored: DeploymentConfig, newId: () => string = randomUUID): DeploymentConfig {
   const out = applyDefaults(dc);
+  fractionalQuantitiesAsStrings(out);
   out.apiVersion = ApiVersion;
   out.kind = Kind;
   const storedVersion = stored.status?.latestVersion ?? 0;
@@ -333,6 +340,8 @@ async function forwardApply(ctx: HandlerContext, raw: Buffer): Promise<void> {
   if (doc.apiVersion !== ApiVersion || doc.kind !== Kind) {
     throw badRequest(`an apply patch must have apiVersion ${ApiVersion} and kind ${Kind}`);
   }
+  // As in a create: the storage CRD takes a Quantity only as an integer or a string.
+  fractionalQuantitiesAsStrings(doc);
   const query = pick(ctx.info.query, [...WriteParams, 'force']);
   const path = ctx.storage.dcPath(ctx.info.namespace, ctx.info.name);
   const applied = await ctx.storage.json<DeploymentConfig>('PATCH', path, {

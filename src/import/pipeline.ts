@@ -5,6 +5,7 @@
  * EVERY problem found, so nothing is printed or applied from a half-understood file.
  */
 import { Annotations } from '../apis/constants.js';
+import { fractionalQuantitiesAsStrings } from '../apis/quantities.js';
 import { importDeploymentConfig } from './deploymentconfig.js';
 import type { RandomInt } from './generator.js';
 import { classify, refOf, type KindClass } from './kinds.js';
@@ -15,7 +16,6 @@ import {
 } from './strip.js';
 import { normalizeImageStreamFields, renameDeploymentConfigFields, renameServiceFields } from './renames.js';
 import { bundledSchema } from './prune.js';
-import { bundledQuantities, quantitiesAsStrings } from './quantities.js';
 import { isTemplate, parameterNames, processTemplate } from './template.js';
 import {
   ImportInputError, formatOrigin, isObject, metadataMap, type ImportEntry, type ImportResult, type InputProblem, type KubeObject,
@@ -164,8 +164,11 @@ function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, gene
   if (removed.length > 0) entry.changes.push(`removed server-written fields: ${removed.join(', ')}`);
   const crdSchema = bundledSchema(cls.apiVersion, kind);
   if (crdSchema !== undefined) entry.changes.push(...stripNulls(obj, crdSchema));
-  const quantities = bundledQuantities(cls.apiVersion, kind);
-  if (quantities !== undefined) entry.changes.push(...quantitiesAsStrings(obj, quantities));
+  if (cls.type === 'deploymentconfig') {
+    for (const q of fractionalQuantitiesAsStrings(obj)) {
+      entry.changes.push(`${q.path}: ${q.text} → "${q.text}" (a Quantity: the CRD takes a number only as an integer; OpenShift read ${q.text} as the same quantity)`);
+    }
+  }
   if (cls.type === 'deploymentconfig') {
     const dc = importDeploymentConfig(obj, { legacy, exportedNamespace, importedStreams: scan.streams });
     entry.changes.push(...dc.changes);

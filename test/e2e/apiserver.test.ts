@@ -460,6 +460,29 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     expect((await raw('GET', dcPath('dry-def'))).status).toBe(404);
   });
 
+  it('Quantities sent as fractional numbers (`cpu: 0.5`), which OpenShift\'s API took: a create, `oc set resources` (strategic merge patch) and `kubectl apply --server-side` are accepted, the DC stores each as its string, and the RCs\' pods get OpenShift\'s quantities', async () => {
+    const manifest = dcManifest({ name: 'frac', replicas: 1 });
+    containerOf(manifest).resources = { limits: { cpu: 0.5 as unknown as string } };
+    let res = await raw('POST', `${G}/namespaces/${ns}/deploymentconfigs`, { body: manifest });
+    expect(res.status).toBe(201);
+    expect(containerOf(res.json<DeploymentConfig>()).resources).toEqual({ limits: { cpu: '0.5' } });
+    expect((await complete(1, 'frac')).spec!.template!.spec!.containers[0]!.resources).toEqual({ limits: { cpu: '500m' } });
+
+    res = await raw('PATCH', dcPath('frac'), {
+      contentType: smp,
+      body: { spec: { template: { spec: { '$setElementOrder/containers': [{ name: 'web' }], containers: [{ name: 'web', resources: { requests: { cpu: 0.25 } } }] } } } },
+    });
+    expect(res.status).toBe(200);
+    expect(containerOf(res.json<DeploymentConfig>()).resources).toEqual({ limits: { cpu: '0.5' }, requests: { cpu: '0.25' } });
+    expect((await complete(2, 'frac')).spec!.template!.spec!.containers[0]!.resources).toEqual({ limits: { cpu: '500m' }, requests: { cpu: '250m' } });
+
+    containerOf(manifest).resources = { limits: { cpu: 0.75 as unknown as string } };
+    // kubectl sends the number as it read it from YAML or JSON; the create made limits.cpu another manager's.
+    kubectl(['apply', '--server-side', '--force-conflicts', '-n', ns, '-f', '-'], JSON.stringify(manifest));
+    expect(containerOf(await getDc('frac')).resources).toEqual({ limits: { cpu: '0.75' }, requests: { cpu: '0.25' } });
+    expect((await complete(3, 'frac')).spec!.template!.spec!.containers[0]!.resources).toEqual({ limits: { cpu: '750m' }, requests: { cpu: '250m' } });
+  });
+
   it('`kubectl explain dc.spec` reads the OpenAPI the front publishes', () => {
     const out = kubectl(['explain', 'dc.spec']);
     expect(out).toContain('KIND:       DeploymentConfig');

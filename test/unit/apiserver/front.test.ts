@@ -78,6 +78,24 @@ describe('OpenShift create/update rules', () => {
     expect(out.spec.strategy?.type).toBe('Rolling');
   });
 
+  it('create and update take a Quantity sent as a fractional number, as OpenShift\'s decoder did, and store it as the string the storage CRD takes', () => {
+    const withNumbers = (): DeploymentConfig => {
+      const dc = base();
+      const pod = dc.spec.template!.spec!;
+      pod.containers[0]!.resources = { limits: { cpu: 0.5, memory: 268435456 }, requests: { cpu: '100m' } } as never;
+      pod.volumes = [{ name: 'scratch', emptyDir: { sizeLimit: 1.5 } } as never];
+      dc.spec.strategy = { type: 'Recreate', resources: { requests: { cpu: 0.25 } } } as never;
+      dc.spec.replicas = 2;
+      return dc;
+    };
+    for (const out of [prepareForCreate(withNumbers()), prepareForUpdate(withNumbers(), base())]) {
+      expect(out.spec.template!.spec!.containers[0]!.resources).toEqual({ limits: { cpu: '0.5', memory: 268435456 }, requests: { cpu: '100m' } });
+      expect(out.spec.template!.spec!.volumes![0]!.emptyDir).toEqual({ sizeLimit: '1.5' });
+      expect(out.spec.strategy!.resources).toEqual({ requests: { cpu: '0.25' } });
+      expect(out.spec.replicas).toBe(2);
+    }
+  });
+
   it('update: stored status wins; latestVersion + 1 becomes a forced instantiate request (oc rollout undo / latest fallback)', () => {
     const stored = { ...base(), status: { latestVersion: 3, observedGeneration: 7 } };
     const same = prepareForUpdate({ ...base(), status: { latestVersion: 9 } }, stored, () => 'id-1');
