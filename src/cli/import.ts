@@ -143,7 +143,8 @@ const epilogue = `Input: YAML (several documents), JSON (one object or several c
 sequences of objects, and OpenShift Templates (processed like 'oc process': --param, --param-file, defaults,
 required, generate: expression).
 
-Fields OpenShift silently ignored are removed and legacy ones renamed (portalIP -> clusterIP, ...), each named
+Fields OpenShift silently ignored are removed and legacy ones renamed (portalIP -> clusterIP, an autoscaler's
+group-less DeploymentConfig target -> apps.openshift.io/v1, ...), each named
 in the report, so the output passes kubectl's strict validation; so are null fields of DeploymentConfigs and
 ImageStreams (\`rollingParams:\` with nothing after it), which OpenShift read as absent, and fractional numbers
 where a DeploymentConfig takes a quantity (\`cpu: 0.5\` becomes "0.5"), which the CRD takes only as strings.

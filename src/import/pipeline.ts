@@ -14,7 +14,7 @@ import { decodeDocuments, type FoundObject } from './parse.js';
 import {
   stripClaimFields, stripImageStreamFields, stripNulls, stripNullTimestamps, stripServerFields, stripServiceAccountFields, stripServiceFields,
 } from './strip.js';
-import { normalizeImageStreamFields, renameDeploymentConfigFields, renameServiceFields } from './renames.js';
+import { normalizeImageStreamFields, renameDeploymentConfigFields, renameServiceFields, retargetAutoscaler } from './renames.js';
 import { bundledSchema } from './prune.js';
 import { isTemplate, parameterNames, processTemplate } from './template.js';
 import {
@@ -151,6 +151,7 @@ function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, gene
   entry.changes.push(...rebound.changes);
   entry.notes.push(...rebound.notes, ...serviceCaNotes(obj, cls.apiVersion, kind), ...networkPolicyNotes(obj, cls.apiVersion, kind), ...namespaceNotes(obj, cls.apiVersion, kind));
   if (kind === 'Service' && cls.apiVersion === 'v1') entry.changes.push(...renameServiceFields(obj));
+  if (kind === 'HorizontalPodAutoscaler' && cls.apiVersion.startsWith('autoscaling/')) entry.changes.push(...retargetAutoscaler(obj));
   if (cls.type === 'deploymentconfig') entry.changes.push(...renameDeploymentConfigFields(obj));
   if (cls.type === 'imagestream') entry.changes.push(...normalizeImageStreamFields(obj));
   const removed = [...stripServerFields(obj), ...stripNullTimestamps(obj)];

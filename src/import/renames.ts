@@ -20,6 +20,24 @@ export function renameServiceFields(svc: KubeObject): string[] {
 }
 
 /**
+ * HorizontalPodAutoscaler aimed at a DeploymentConfig in OpenShift's legacy group-less form
+ * (`scaleTargetRef` with `apiVersion: v1` or none, as `oc autoscale` wrote it in OpenShift 3 and
+ * as templates still carry it): OpenShift's autoscaler resolved such a target to its DCs;
+ * Kubernetes refuses it ("apiVersion must specify API group") and would find no DC in the core
+ * group. The target becomes apps.openshift.io/v1, which this project serves with a scale subresource.
+ */
+export function retargetAutoscaler(hpa: KubeObject): string[] {
+  const spec = isObject(hpa['spec']) ? hpa['spec'] : undefined;
+  const ref = spec && isObject(spec['scaleTargetRef']) ? spec['scaleTargetRef'] : undefined;
+  if (!ref || ref['kind'] !== 'DeploymentConfig') return [];
+  const old = ref['apiVersion'];
+  if (old !== undefined && old !== null && old !== '' && old !== 'v1') return [];
+  ref['apiVersion'] = 'apps.openshift.io/v1';
+  const was = typeof old === 'string' && old !== '' ? old : '(none)';
+  return [`spec.scaleTargetRef.apiVersion ${was} → apps.openshift.io/v1 (OpenShift's autoscaler resolved a DeploymentConfig without an API group; Kubernetes needs the group)`];
+}
+
+/**
  * DeploymentConfig: legacy ImageChange sources (`from.kind: ImageStream` or `ImageRepository`,
  * converted by OpenShift's decoder to the stream's `latest` ImageStreamTag) and the removed
  * `rollingParams.updatePercent` (old OpenShift converted a positive value to maxSurge and a

@@ -209,6 +209,30 @@ describe('manifests OpenShift accepted (import and admission corpus) on the loca
       .toEqual(['750m', '250m', '1500m', '1500m']);
   }, 120_000);
 
+  it('an HPA aimed at a DC without an API group, as OpenShift resolved it: kubectl apply is refused, --apply retargets it to apps.openshift.io/v1 and reports it, and the autoscaler scales the DC', async () => {
+    const printed = await dcctl(['import', '-f', fx('autoscaled.yaml'), '-o', 'json']);
+    expect(printed.code).toBe(0);
+    const hpa = (JSON.parse(printed.stdout) as { items: Record<string, any>[] }).items.find((o) => o.kind === 'HorizontalPodAutoscaler')!;
+    delete hpa.spec.scaleTargetRef.apiVersion;
+    let refusal = '';
+    try {
+      kubectl(['apply', '--dry-run=server', '-n', compat, '-f', '-'], JSON.stringify(hpa));
+    } catch (err) {
+      refusal = String((err as { stderr?: unknown }).stderr);
+    }
+    expect(refusal).toContain('spec.scaleTargetRef.apiVersion');
+
+    const r = await dcctl(['import', '-f', fx('autoscaled.yaml'), '--apply', '-n', compat]);
+    expect(r.code).toBe(0);
+    expect(rel(r.stderr)).toContain("    changed: spec.scaleTargetRef.apiVersion (none) → apps.openshift.io/v1 (OpenShift's autoscaler resolved a DeploymentConfig without an API group; Kubernetes needs the group)\n");
+    // kube-controller-manager's autoscaler reads the DC through its scale subresource and raises it to minReplicas.
+    const dc = await waitFor('the autoscaler scaled the DC to 2', async () => {
+      const d = await new DcClient(compat).get('scaled');
+      return d.spec?.replicas === 2 ? d : undefined;
+    }, { timeoutMs: 60_000 });
+    expect(dc.spec?.replicas).toBe(2);
+  }, 120_000);
+
   // Exported from project "shop", imported into a namespace of another name where
   // kube-controller-manager has already published kube-root-ca.crt: applied, the exported one was
   // a conflict with the publisher's fields, and the dry run refused the whole import.

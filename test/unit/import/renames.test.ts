@@ -1,5 +1,5 @@
 import { describe, it, expect } from '@jest/globals';
-import { normalizeImageStreamFields, renameDeploymentConfigFields, renameServiceFields } from '../../../src/import/renames.js';
+import { normalizeImageStreamFields, renameDeploymentConfigFields, renameServiceFields, retargetAutoscaler } from '../../../src/import/renames.js';
 
 describe('renames of legacy fields', () => {
   it('Service portalIP becomes clusterIP, unless clusterIP is set', () => {
@@ -9,6 +9,20 @@ describe('renames of legacy fields', () => {
     const both = { spec: { portalIP: '172.30.0.1', clusterIP: '172.30.0.1' } };
     expect(renameServiceFields(both)).toEqual(['removed spec.portalIP (the legacy name of spec.clusterIP, which is set as well)']);
     expect(renameServiceFields({ spec: {} })).toEqual([]);
+  });
+
+  it('HPA: a DeploymentConfig target without an API group (none, or the legacy v1) becomes apps.openshift.io/v1; other targets stay', () => {
+    const none = { spec: { scaleTargetRef: { kind: 'DeploymentConfig', name: 'web' }, maxReplicas: 3 } };
+    expect(retargetAutoscaler(none)).toEqual(["spec.scaleTargetRef.apiVersion (none) → apps.openshift.io/v1 (OpenShift's autoscaler resolved a DeploymentConfig without an API group; Kubernetes needs the group)"]);
+    expect(none.spec.scaleTargetRef).toEqual({ kind: 'DeploymentConfig', name: 'web', apiVersion: 'apps.openshift.io/v1' });
+    const legacy = { spec: { scaleTargetRef: { apiVersion: 'v1', kind: 'DeploymentConfig', name: 'web' } } };
+    expect(retargetAutoscaler(legacy)).toEqual(["spec.scaleTargetRef.apiVersion v1 → apps.openshift.io/v1 (OpenShift's autoscaler resolved a DeploymentConfig without an API group; Kubernetes needs the group)"]);
+    for (const ref of [{ apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig' }, { apiVersion: 'v1', kind: 'ReplicationController' }, { kind: 'Deployment' }]) {
+      const hpa = { spec: { scaleTargetRef: { ...ref, name: 'web' } } };
+      expect(retargetAutoscaler(hpa)).toEqual([]);
+      expect(hpa.spec.scaleTargetRef).toEqual({ ...ref, name: 'web' });
+    }
+    expect(retargetAutoscaler({ spec: 'x' })).toEqual([]);
   });
 
   it('DC: legacy ImageStream/ImageRepository triggers and updatePercent', () => {
