@@ -114,6 +114,21 @@ describe('manifests OpenShift accepted (import and admission corpus) on the loca
   let controller: ControllerProcess | undefined;
   const rel = (text: string) => text.split(`${repoDir}/`).join('');
   const phase = (rc: { metadata?: { annotations?: Record<string, string> } }) => rc.metadata?.annotations?.['openshift.io/deployment.phase'];
+  /** The object of `kind` that `dcctl import -o json` prints for fixture `file`. */
+  const printedObject = async (file: string, kind: string): Promise<Record<string, any>> => {
+    const printed = await dcctl(['import', '-f', fx(file), '-o', 'json']);
+    expect(printed.code).toBe(0);
+    return (JSON.parse(printed.stdout) as { items: Record<string, any>[] }).items.find((o) => o.kind === kind)!;
+  };
+  /** What the server answers to a dry-run apply of `obj` as it is: '' when it takes it. */
+  const refusalOf = (obj: unknown): string => {
+    try {
+      kubectl(['apply', '--dry-run=server', '-n', compat, '-f', '-'], JSON.stringify(obj));
+      return '';
+    } catch (err) {
+      return String((err as { stderr?: unknown }).stderr);
+    }
+  };
 
   beforeAll(async () => {
     compat = await createNamespace('import-compat');
@@ -185,17 +200,9 @@ describe('manifests OpenShift accepted (import and admission corpus) on the loca
 
   it('Quantities written as fractional numbers (`cpu: .25`): kubectl apply is refused, --apply writes them as strings, reports each, and the DC rolls out with the quantities OpenShift would have given', async () => {
     // The processed template as it is: the CRD refuses a fractional number at a Quantity.
-    const printed = await dcctl(['import', '-f', fx('fractional-quantities.yaml'), '-o', 'json']);
-    expect(printed.code).toBe(0);
-    const raw = (JSON.parse(printed.stdout) as { items: Record<string, any>[] }).items[0]!;
+    const raw = await printedObject('fractional-quantities.yaml', 'DeploymentConfig');
     raw.spec.template.spec.containers[0].resources.requests.cpu = 0.25;
-    let refusal = '';
-    try {
-      kubectl(['apply', '--dry-run=server', '-n', compat, '-f', '-'], JSON.stringify(raw));
-    } catch (err) {
-      refusal = String((err as { stderr?: unknown }).stderr);
-    }
-    expect(refusal).toContain('spec.template.spec.containers[0].resources.requests.cpu');
+    expect(refusalOf(raw)).toContain('spec.template.spec.containers[0].resources.requests.cpu');
 
     const r = await dcctl(['import', '-f', fx('fractional-quantities.yaml'), '--apply', '-n', compat]);
     expect(r.code).toBe(0);
@@ -210,17 +217,9 @@ describe('manifests OpenShift accepted (import and admission corpus) on the loca
   }, 120_000);
 
   it('an HPA aimed at a DC without an API group, as OpenShift resolved it: kubectl apply is refused, --apply retargets it to apps.openshift.io/v1 and reports it, and the autoscaler scales the DC', async () => {
-    const printed = await dcctl(['import', '-f', fx('autoscaled.yaml'), '-o', 'json']);
-    expect(printed.code).toBe(0);
-    const hpa = (JSON.parse(printed.stdout) as { items: Record<string, any>[] }).items.find((o) => o.kind === 'HorizontalPodAutoscaler')!;
+    const hpa = await printedObject('autoscaled.yaml', 'HorizontalPodAutoscaler');
     delete hpa.spec.scaleTargetRef.apiVersion;
-    let refusal = '';
-    try {
-      kubectl(['apply', '--dry-run=server', '-n', compat, '-f', '-'], JSON.stringify(hpa));
-    } catch (err) {
-      refusal = String((err as { stderr?: unknown }).stderr);
-    }
-    expect(refusal).toContain('spec.scaleTargetRef.apiVersion');
+    expect(refusalOf(hpa)).toContain('spec.scaleTargetRef.apiVersion');
 
     const r = await dcctl(['import', '-f', fx('autoscaled.yaml'), '--apply', '-n', compat]);
     expect(r.code).toBe(0);
