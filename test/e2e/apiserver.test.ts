@@ -625,7 +625,7 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     kubectl(['delete', 'namespace', termNs, '--wait=false']);
     await waitFor('the namespace to be terminating', () => kubectl(['get', 'namespace', termNs, '-o', 'jsonpath={.status.phase}']) === 'Terminating');
 
-    const names = ['legacy', 'web', 'vols', 'logs', 'idle', 'stuck', 'ssa-def', 'created-def'];
+    const names = ['legacy', 'web', 'vols', 'frac', 'logs', 'idle', 'stuck', 'ssa-def', 'created-def'];
     const before = new Map<string, { dc: DeploymentConfig; rcs: string[]; phases: Array<string | undefined> }>();
     for (const name of names) {
       const list = await rcs(name);
@@ -635,7 +635,7 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     await npmStart!.stop(); // npm itself dies of the signal; the script's cleanup is what counts
     expect(npmStart!.output()).toContain('[aggregated] CRD mode');
     expect(npmStart!.output()).toContain(`skipping ${termNs}/held: namespace "${termNs}" is being deleted`);
-    expect(npmStart!.output()).toMatch(/migrated to crd: 8 DC\(s\) copied .* 1 skipped/);
+    expect(npmStart!.output()).toMatch(/migrated to crd: 9 DC\(s\) copied .* 1 skipped/);
     expect(alive(frontWas)).toBe(false);
     expect(existsSync(path.join(runDir(), 'dcctl-apiserver.pid'))).toBe(false);
     expect(kubectl(['get', 'apiservice', 'v1.apps.openshift.io', '-o', 'jsonpath={.spec.service.name}'])).toBe('');
