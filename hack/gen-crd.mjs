@@ -209,9 +209,11 @@ function podTemplate() {
     const container = spec.properties[list].items.properties;
     container.name.maxLength = 63;
     // Upstream's OpenAPI carries no enums; these two are cheap, stable and what pod validation
-    // enforces, so a typo fails at admission instead of at RC creation.
-    container.ports.items.properties.protocol.enum = ['TCP', 'UDP', 'SCTP'];
-    container.imagePullPolicy.enum = ['Always', 'IfNotPresent', 'Never'];
+    // enforces, so a typo fails at admission instead of at RC creation. Pod validation runs after
+    // defaulting, which makes "" the default (TCP; Always for :latest, else IfNotPresent), so the
+    // native API, and OpenShift's DC API with it, takes "": so does the CRD, and the RC gets it.
+    container.ports.items.properties.protocol.enum = ['TCP', 'UDP', 'SCTP', ''];
+    container.imagePullPolicy.enum = ['Always', 'IfNotPresent', 'Never', ''];
   }
   t.required = ['spec'];
   return t;
@@ -272,13 +274,15 @@ function strategy() {
   // strategy always has rollingParams (recreateParams), whose timeoutSeconds defaults to 600.
   // (cel.bind and optional `.?` are not available to the default-value check, so no bindings.)
   const timeout = "(has(self.rollingParams) ? (has(self.rollingParams.timeoutSeconds) ? self.rollingParams.timeoutSeconds : 600) : "
-    + "(has(self.type) && self.type == 'Rolling' ? 600 : (has(self.recreateParams) ? (has(self.recreateParams.timeoutSeconds) ? self.recreateParams.timeoutSeconds : 600) : "
+    + "(has(self.type) && self.type in ['Rolling', ''] ? 600 : (has(self.recreateParams) ? (has(self.recreateParams.timeoutSeconds) ? self.recreateParams.timeoutSeconds : 600) : "
     + "(has(self.type) && self.type == 'Recreate' ? 600 : 0))))";
   return obj({
     type: str({
       default: 'Rolling',
       maxLength: 64,
-      'x-kubernetes-validations': [rule("self in ['Rolling', 'Recreate', 'Custom']",
+      // "" is Rolling: OpenShift's defaulting sets an empty type before it validates (the
+      // controllers read it the same way, src/apps/defaults.ts).
+      'x-kubernetes-validations': [rule("self in ['Rolling', 'Recreate', 'Custom', '']",
         'unsupported strategy type, use "Custom" instead and specify your own strategy')],
     }),
     customParams: obj({
@@ -364,7 +368,7 @@ function hookRules() {
   const named = (n) => `(${containers}.exists(c, c.name == ${n}) || (has(self.template.spec.initContainers) && self.template.spec.initContainers.exists(c, c.name == ${n})))`;
   // As OpenShift's validateDeploymentStrategy: recreateParams are validated for Recreate and
   // Custom, rollingParams for Rolling and Custom; leftovers of another strategy type are ignored.
-  const type = "(has(self.strategy.type) ? self.strategy.type : 'Rolling')";
+  const type = "(has(self.strategy.type) && self.strategy.type != '' ? self.strategy.type : 'Rolling')";
   const checkedFor = { recreateParams: `${type} in ['Recreate', 'Custom']`, rollingParams: `${type} in ['Rolling', 'Custom']` };
   for (const [params, point] of HOOKS) {
     const p = `self.strategy.${params}.${point}`;
@@ -393,7 +397,8 @@ function specRules() {
     rule(`!has(self.selector) || !has(self.template) || self.selector.all(k, ${hasLabels} && k in ${labels} && ${labels}[k] == self.selector[k])`,
       '`selector` does not match template `labels`',
       { fieldPath: '.template.metadata.labels', reason: 'FieldValueInvalid' }),
-    rule(`!(${tmpl}) || !has(self.template.spec.restartPolicy) || self.template.spec.restartPolicy == 'Always'`,
+    // "" is Always: Kubernetes defaults an empty restartPolicy before OpenShift validates the template.
+    rule(`!(${tmpl}) || !has(self.template.spec.restartPolicy) || self.template.spec.restartPolicy in ['Always', '']`,
       'Unsupported value: only "Always" is supported',
       { fieldPath: '.template.spec.restartPolicy', reason: 'FieldValueInvalid' }),
     rule(`!has(self.minReadySeconds) || (${minReadyTimeout}) <= 0 || self.minReadySeconds < (${minReadyTimeout})`,

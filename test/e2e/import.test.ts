@@ -284,12 +284,17 @@ describe('manifests OpenShift accepted (import and admission corpus) on the loca
   it('DCs the CRD used to refuse apply unchanged with kubectl apply and roll out; a Manual trigger never fires', async () => {
     const valid = (f: string) => path.join(repoDir, 'test/fixtures/valid-dcs', f);
     const long = 'inventory-reconciliation-service-for-warehouse-management-eu-01';
-    for (const f of ['env-duplicate-names.yaml', 'pod-lists-duplicates.yaml', 'rolling-leftover-recreate-hook.yaml', 'name-63-characters.yaml', 'trigger-type-manual.yaml']) {
+    for (const f of ['env-duplicate-names.yaml', 'pod-lists-duplicates.yaml', 'rolling-leftover-recreate-hook.yaml', 'name-63-characters.yaml', 'trigger-type-manual.yaml', 'empty-defaulted-values.yaml']) {
       kubectl(['apply', '-n', compat, '-f', valid(f)]);
     }
     const dcs = new DcClient(compat);
-    const rcs = await Promise.all(['eap-app-1', 'legacy-portal-1', 'orders-1', `${long}-1`].map((n) => dcs.waitForPhase(n, ['Complete', 'Failed'], 90_000)));
-    expect(rcs.map(phase)).toEqual(['Complete', 'Complete', 'Complete', 'Complete']);
+    const rcs = await Promise.all(['eap-app-1', 'legacy-portal-1', 'orders-1', `${long}-1`, 'empty-defaults-1'].map((n) => dcs.waitForPhase(n, ['Complete', 'Failed'], 90_000)));
+    expect(rcs.map(phase)).toEqual(['Complete', 'Complete', 'Complete', 'Complete', 'Complete']);
+    // The empty values reach the RC, whose pod template Kubernetes defaults as OpenShift's API did,
+    // and the DC with an empty strategy type rolled out.
+    const emptyPod = rcs[4]!.spec?.template?.spec;
+    expect([emptyPod?.restartPolicy, emptyPod?.containers[0]?.imagePullPolicy, emptyPod?.containers[0]?.ports?.[0]?.protocol]).toEqual(['Always', 'IfNotPresent', 'TCP']);
+    expect(rcs[4]!.metadata?.annotations?.['openshift.io/deployment.phase']).toBe('Complete');
     // The duplicates reach the RC as written; the last JAVA_OPTS is what the container sees.
     expect(rcs[0]!.spec?.template?.spec?.containers[0]?.env?.map((e) => `${e.name}=${e.value}`)).toEqual(['JAVA_OPTS=-Xms256m', 'JGROUPS_PING_PROTOCOL=dns.DNS_PING', 'JAVA_OPTS=-Xms512m -Xmx1024m']);
     // The 65-character RC name is carried by a shortened, per-version label value.
