@@ -152,8 +152,11 @@ function templateMetadata() {
     labels: { type: 'object', maxProperties: 256, additionalProperties: { type: 'string', maxLength: LABEL_VALUE_MAX } },
     annotations: stringMap(),
     finalizers: { type: 'array', items: str(), 'x-kubernetes-list-type': 'set' },
-    // `oc get -o yaml` exports carry `creationTimestamp: null`; null is pruned, a string is kept.
-    creationTimestamp: str({ format: 'date-time' }),
+    // `oc get -o yaml` exports carry `creationTimestamp: null`. A create or a client-side apply
+    // prunes it; a server-side apply (kubectl --server-side, Flux, Argo CD) refused it unless it is
+    // nullable, where OpenShift's typed apply read it as absent. Stored as null, it means nothing:
+    // templates are compared with nulls left out (src/deploymentconfig/triggers.ts).
+    creationTimestamp: str({ format: 'date-time', nullable: true }),
   });
 }
 
@@ -334,7 +337,9 @@ function trigger() {
   // An OpenAPI pattern, not CEL: a regex this size over 32 triggers exceeds the CEL cost budget.
   from.properties.namespace = { ...from.properties.namespace, maxLength: 253, pattern: `^$|${DNS_SUBDOMAIN}` };
   from['x-kubernetes-validations'] = [
-    rule("self.kind == 'ImageStreamTag'", 'kind must be an ImageStreamTag', { fieldPath: '.kind', reason: 'FieldValueInvalid' }),
+    // "" is ImageStreamTag: OpenShift's defaulting sets an empty kind before it validates, as the
+    // controllers read it (src/apps/defaults.ts); the schema default fills only an absent kind.
+    rule("self.kind in ['ImageStreamTag', '']", 'kind must be an ImageStreamTag', { fieldPath: '.kind', reason: 'FieldValueInvalid' }),
     rule(`self.name.matches('${ISTAG_NAME}')`, 'must be in the form of <name>:<tag>', { fieldPath: '.name', reason: 'FieldValueInvalid' }),
   ];
   return obj({

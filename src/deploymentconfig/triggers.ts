@@ -37,6 +37,14 @@ export function updatedImages(dc: DeploymentConfig, rc: V1ReplicationController)
 }
 
 /**
+ * A template's canonical JSON for comparing templates. A null field is an absent one, as in
+ * OpenShift's comparison of decoded (typed) templates: an exported DC applied with a server-side
+ * apply keeps the export's `creationTimestamp: null`, which a create or a client-side apply drops,
+ * and re-applying the export either way must not start a rollout.
+ */
+const templateJson = (template: unknown): string => canonicalJson(template, { dropNulls: true });
+
+/**
  * Canonical JSON of the template encoded in each RC, by RC UID: every sync of a DC compares its
  * template with the latest RC's, a dozen times per rollout, and the annotation practically never
  * changes, so it is parsed once. An entry is used only while the annotation is the same text
@@ -54,7 +62,7 @@ function encodedTemplate(rc: V1ReplicationController): string {
     hit.raw = raw;
     return hit.canonical;
   }
-  const canonical = canonicalJson(decodeDeploymentConfig(rc).spec.template);
+  const canonical = templateJson(decodeDeploymentConfig(rc).spec.template);
   if (uid !== undefined && raw !== undefined) {
     encodedTemplates.delete(uid);
     if (encodedTemplates.size >= encodedTemplatesMax) encodedTemplates.delete(encodedTemplates.keys().next().value!);
@@ -65,7 +73,7 @@ function encodedTemplate(rc: V1ReplicationController): string {
 
 /** `HasLatestPodTemplate`: deep equality of the template with the one encoded in the RC. Throws DecodeError. */
 export function hasLatestPodTemplate(dc: DeploymentConfig, rc: V1ReplicationController): boolean {
-  return canonicalJson(dc.spec.template) === encodedTemplate(rc);
+  return templateJson(dc.spec.template) === encodedTemplate(rc);
 }
 
 /** Longest cause list and message taken over from an RC's encoded config (recordedDetails). */
@@ -269,7 +277,7 @@ export function decideInstantiate(dc: DeploymentConfig, decoded: DeploymentConfi
   } else {
     let byConfig = false;
     if (hasChangeTrigger(dc) && !byImage) {
-      if (latestVersion === 0 || canonicalJson(dc.spec.template) !== canonicalJson(decoded.spec.template)) {
+      if (latestVersion === 0 || templateJson(dc.spec.template) !== templateJson(decoded.spec.template)) {
         byConfig = true;
         causes = [{ type: 'ConfigChange' }];
       }

@@ -232,6 +232,52 @@ describe('manifests OpenShift accepted (import and admission corpus) on the loca
     expect(dc.spec?.replicas).toBe(2);
   }, 120_000);
 
+  it('an `oc get dc -o yaml` export (`creationTimestamp: null` in its template) applies with kubectl apply --server-side, as Flux and Argo CD apply it, and rolls out; re-applying it client-side or server-side starts no rollout', async () => {
+    const exported = `apiVersion: apps.openshift.io/v1
+kind: DeploymentConfig
+metadata:
+  name: exported
+  labels: {app: exported}
+spec:
+  replicas: 1
+  selector: {app: exported, deploymentconfig: exported}
+  strategy:
+    activeDeadlineSeconds: 21600
+    resources: {}
+    rollingParams: {intervalSeconds: 1, maxSurge: 25%, maxUnavailable: 25%, timeoutSeconds: 600, updatePeriodSeconds: 1}
+    type: Rolling
+  template:
+    metadata:
+      creationTimestamp: null
+      labels: {app: exported, deploymentconfig: exported}
+    spec:
+      containers:
+      - image: registry.example.com/exported:1
+        imagePullPolicy: IfNotPresent
+        name: exported
+        resources: {}
+      restartPolicy: Always
+  test: false
+  triggers:
+  - type: ConfigChange
+status:
+  latestVersion: 7
+`;
+    kubectl(['apply', '--server-side', '-n', compat, '-f', '-'], exported);
+    const dcs = new DcClient(compat);
+    expect(phase(await dcs.waitForPhase('exported-1', ['Complete', 'Failed'], 90_000))).toBe('Complete');
+    // The controller has seen every re-apply (observedGeneration) and rolled out nothing new.
+    const settled = async () => waitFor('the DC controller observed the re-apply', async () => {
+      const dc = await dcs.get('exported');
+      return (dc.status?.observedGeneration ?? 0) >= (dc.metadata?.generation ?? 1) ? dc : undefined;
+    }, { timeoutMs: 30_000 });
+    kubectl(['apply', '-n', compat, '-f', '-'], exported);
+    expect((await settled()).status?.latestVersion).toBe(1);
+    kubectl(['apply', '--server-side', '-n', compat, '-f', '-'], exported);
+    expect((await settled()).status?.latestVersion).toBe(1);
+    expect(await exists(core.readNamespacedReplicationController({ name: 'exported-2', namespace: compat }))).toBe(false);
+  }, 120_000);
+
   // Exported from project "shop", imported into a namespace of another name where
   // kube-controller-manager has already published kube-root-ca.crt: applied, the exported one was
   // a conflict with the publisher's fields, and the dry run refused the whole import.

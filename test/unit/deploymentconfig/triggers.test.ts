@@ -20,6 +20,8 @@ describe('triggerActivated', () => {
     ['unchanged template', { latestVersion: 1 }, () => {}, true, { trigger: false, skip: false }],
     ['template label changed → config change', { latestVersion: 1 }, (dc) => { dc.spec.template!.metadata!.labels!.extra = 'x'; }, true, { trigger: true, skip: false, details: config }],
     ['replicas/strategy changes never trigger', { latestVersion: 1 }, (dc) => { dc.spec.replicas = 9; dc.spec.strategy = { type: 'Recreate' }; }, true, { trigger: false, skip: false }],
+    // A server-side apply of an export stores `creationTimestamp: null`, which a create dropped: no change, as in OpenShift's typed comparison.
+    ['a null field in the template is an absent one', { latestVersion: 1 }, (dc) => { (dc.spec.template!.metadata as Record<string, unknown>)['creationTimestamp'] = null; }, true, { trigger: false, skip: false }],
     ['image changed, image trigger → image change cause', { latestVersion: 1, triggers: [imageTrigger('is:1', ['web'], 'img@1')] }, (dc) => { dc.spec.template!.spec!.containers[0]!.image = 'img@2'; }, true,
       { trigger: true, skip: false, details: { message: 'image change', causes: [{ type: 'ImageChange', imageTrigger: { from: { kind: 'DockerImage', name: 'img@2' } } }] } }],
     ['image changed, ImageChange without ConfigChange: other template edits do not trigger', { latestVersion: 1, triggers: [imageTrigger('is:1', ['web'], 'img@1')] }, (dc) => { dc.spec.template!.metadata!.labels!.extra = 'x'; }, true, { trigger: false, skip: false }],
@@ -42,6 +44,17 @@ describe('triggerActivated', () => {
     const rc2 = rcFor(withImage, 1);
     rc2.spec!.template!.spec!.containers[0]!.image = 'hand-edited';
     expect(triggerActivated(applyDefaults(withImage), true, rc2)).toMatchObject({ trigger: true, details: { message: 'image change' } });
+  });
+
+  it('a null field the RC\'s config kept and the DC dropped is no change either (an export applied server-side, then client-side)', () => {
+    const base = makeDc({ latestVersion: 1 });
+    (base.spec.template!.metadata as Record<string, unknown>)['creationTimestamp'] = null;
+    const rc = rcFor(base, 1);
+    const dc = applyDefaults(base);
+    delete (dc.spec.template!.metadata as Record<string, unknown>)['creationTimestamp'];
+    expect(triggerActivated(dc, true, rc).trigger).toBe(false);
+    dc.spec.template!.metadata!.labels!.extra = 'x';
+    expect(triggerActivated(dc, true, rc)).toMatchObject({ trigger: true, details: config });
   });
 
   it('a broken encoded config is thrown as DecodeError', () => {
