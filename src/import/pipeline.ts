@@ -169,8 +169,6 @@ function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, gene
     for (const q of fractionalQuantitiesAsStrings(obj)) {
       entry.changes.push(`${q.path}: ${q.text} → "${q.text}" (a Quantity: the CRD takes a number only as an integer; OpenShift read ${q.text} as the same quantity)`);
     }
-  }
-  if (cls.type === 'deploymentconfig') {
     const dc = importDeploymentConfig(obj, { legacy, exportedNamespace, importedStreams: scan.streams });
     entry.changes.push(...dc.changes);
     entry.notes.push(...dc.notes);
