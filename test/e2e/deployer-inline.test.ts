@@ -56,6 +56,8 @@ describe('pod-less (inline) rollouts (e2e)', () => {
     });
     dc.setImage('registry.local/web:2');
     const rc2 = await dc.waitForPhase('web-2', ['Complete', 'Failed']);
+    // The watcher's own stream may deliver the Complete a moment after waitForPhase's read.
+    if (phaseOf(rc2) === 'Complete') await waitFor('the watcher to see web-2 Complete', () => oldReplicasAtComplete !== undefined, { timeoutMs: 10_000 });
     stop();
     expect(phaseOf(rc2)).toBe('Complete');
     await dc.waitForOnlyActive(2, 3);
