@@ -99,7 +99,9 @@ export function stripImageStreamFields(obj: KubeObject): string[] {
 
 /**
  * `creationTimestamp: null` inside embedded templates (`spec.template.metadata`), which Go
- * clients serialise from an empty time: structural CRD schemas reject the null.
+ * clients serialise from an empty time. A CRD's structural schema refuses the null in a
+ * server-side apply unless the field is nullable, as it is in this project's DC CRD (older
+ * installs of it and other CRDs are not); it means nothing, so the output leaves it out for all.
  */
 export function stripNullTimestamps(obj: KubeObject): string[] {
   const removed: string[] = [];
