@@ -10,6 +10,7 @@ import { loadYamlBounded, parseJsonBounded } from '../util/bounded-decode.js';
 import { Annotations, ApiVersion, Kind } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { fractionalQuantitiesAsStrings } from '../apis/quantities.js';
+import { specWithoutNulls, withoutNullFields } from '../apis/nulls.js';
 import { toPublicApiVersion, toStorageApiVersion } from '../apis/storage.js';
 import { applyDefaults } from '../apps/defaults.js';
 import { applyPatch, patchKind, PatchTooLargeError } from './patch.js';
@@ -56,7 +57,9 @@ export function writeJson(res: ServerResponse, code: number, body: unknown): voi
   res.end(data);
 }
 
-const publicDc = (dc: DeploymentConfig, storageGroup: string): DeploymentConfig => toPublicApiVersion(dc, storageGroup);
+// The storage keeps the nulls a server-side apply leaves (src/apis/nulls.ts); OpenShift's API never
+// answered with one.
+const publicDc = (dc: DeploymentConfig, storageGroup: string): DeploymentConfig => specWithoutNulls(toPublicApiVersion(dc, storageGroup));
 
 function publicList(list: DcList, storageGroup: string): DcList {
   return { ...list, apiVersion: ApiVersion, kind: 'DeploymentConfigList', items: (list.items ?? []).map((dc) => publicDc({ ...dc, apiVersion: dc.apiVersion ?? `${storageGroup}/v1`, kind: Kind }, storageGroup)) };
@@ -350,7 +353,9 @@ async function forwardApply(ctx: HandlerContext, raw: Buffer): Promise<void> {
   });
   let stored = applied.body;
   const defaultedSpec = (dc: DeploymentConfig) => applyDefaults(dc).spec;
-  if (isDeepStrictEqual(defaultedSpec(stored), stored.spec)) {
+  // Nulls the apply left are not worth a write: no reader sees them (publicDc, src/apis/nulls.ts).
+  const needsDefaults = (dc: DeploymentConfig) => !isDeepStrictEqual(defaultedSpec(dc), withoutNullFields(dc.spec));
+  if (!needsDefaults(stored)) {
     writeDc(ctx, applied.status, stored);
     return;
   }
@@ -370,7 +375,7 @@ async function forwardApply(ctx: HandlerContext, raw: Buffer): Promise<void> {
     } catch (err) {
       if (!(err instanceof ApiStatusError && err.code === 409) || attempt >= MaxPatchAttempts) throw err;
       stored = (await ctx.storage.json<DeploymentConfig>('GET', path)).body;
-      if (isDeepStrictEqual(defaultedSpec(stored), stored.spec)) {
+      if (!needsDefaults(stored)) {
         writeDc(ctx, applied.status, stored);
         return;
       }

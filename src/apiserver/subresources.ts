@@ -8,6 +8,7 @@ import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations, ApiVersion, Kind, Phase } from '../apis/constants.js';
 import type { DeploymentConfig, DeploymentTriggerType, InstantiateAck } from '../apis/deploymentconfig.js';
 import { decodeDeploymentConfig, DecodeError } from '../apis/encoded.js';
+import { specWithoutNulls } from '../apis/nulls.js';
 import { selectorString } from '../apps/deployment.js';
 import { generateRollback, InvalidRollbackError, rollbackTarget } from '../apps/rollback.js';
 import { deployerPodNameFor, rcNameFor } from '../util/naming.js';
@@ -19,7 +20,7 @@ import { readBody } from './storage.js';
 
 async function storedDc(ctx: HandlerContext): Promise<DeploymentConfig> {
   const { body } = await ctx.storage.json<DeploymentConfig>('GET', ctx.storage.dcPath(ctx.info.namespace, ctx.info.name));
-  return { ...body, apiVersion: ApiVersion, kind: Kind };
+  return specWithoutNulls({ ...body, apiVersion: ApiVersion, kind: Kind });
 }
 
 // ------------------------------------------------------------------------------- instantiate
@@ -65,7 +66,7 @@ export async function handleInstantiate(ctx: HandlerContext, opts: InstantiateOp
     throw timeout(`the controller has not handled instantiate request ${id} for deploymentconfig "${name}" within ${Math.round(opts.ackTimeoutMs / 1000)}s; it stays recorded in the ${Annotations.InstantiateRequest} annotation and is handled when the controller runs`);
   }
   const ack = acked.status?.lastInstantiateRequest as InstantiateAck;
-  const out = { ...acked, apiVersion: ApiVersion, kind: Kind };
+  const out = specWithoutNulls({ ...acked, apiVersion: ApiVersion, kind: Kind });
   if (ack.outcome === 'Triggered') writeJson(ctx.res, 201, out);
   else if (ack.outcome === 'NotTriggered') {
     ctx.res.writeHead(204);
@@ -178,7 +179,7 @@ export async function handleRollback(ctx: HandlerContext): Promise<void> {
     includeStrategy: body.spec.includeStrategy === true,
     includeReplicationMeta: body.spec.includeReplicationMeta === true,
   });
-  writeJson(ctx.res, 201, { ...result, apiVersion: ApiVersion, kind: Kind });
+  writeJson(ctx.res, 201, specWithoutNulls({ ...result, apiVersion: ApiVersion, kind: Kind }));
 }
 
 // --------------------------------------------------------------------------------------- log

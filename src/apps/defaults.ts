@@ -4,6 +4,7 @@
  * controller applies these whenever it reads a DC; the result is what OpenShift would have stored.
  */
 import { Defaults } from '../apis/constants.js';
+import { withoutNullFields } from '../apis/nulls.js';
 import type {
   DeploymentConfig, DeploymentStrategy, IntOrString, LifecycleHook, RollingDeploymentStrategyParams,
 } from '../apis/deploymentconfig.js';
@@ -64,7 +65,8 @@ export function applyDefaults(input: DeploymentConfig): DeploymentConfig {
  * decoded from an RC's encoded config (a deep copy of that costs as much as the decoding).
  */
 export function defaultInPlace(dc: DeploymentConfig): DeploymentConfig {
-  dc.spec ??= {};
+  // OpenShift stored no null field: its decoder read one as absent (src/apis/nulls.ts).
+  dc.spec = withoutNullFields(dc.spec ?? {});
   const spec = dc.spec;
 
   for (const trigger of spec.triggers ?? []) {

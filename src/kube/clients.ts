@@ -21,6 +21,7 @@ import {
   type V1Scale,
 } from '@kubernetes/client-node';
 import { Group, Plural, Version } from '../apis/constants.js';
+import { specWithoutNulls } from '../apis/nulls.js';
 import { toPublicApiVersion, toStorageApiVersion } from '../apis/storage.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import type {
@@ -94,7 +95,8 @@ export class KubeDeploymentConfigClient implements DeploymentConfigClient {
   }
 
   private async read(p: Promise<unknown>): Promise<DeploymentConfig> {
-    return toPublicApiVersion(await plain(p as Promise<DeploymentConfig>), this.group);
+    // As OpenShift's API answered: no null field in the spec (src/apis/nulls.ts).
+    return specWithoutNulls(toPublicApiVersion(await plain(p as Promise<DeploymentConfig>), this.group));
   }
 
   private body(dc: DeploymentConfig): DeploymentConfig {

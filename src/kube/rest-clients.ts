@@ -20,6 +20,7 @@
 import type { CoreV1Event, KubernetesObject, V1Pod, V1ReplicationController, V1Scale } from '@kubernetes/client-node';
 import { Group, Plural, Version } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
+import { specWithoutNulls } from '../apis/nulls.js';
 import { toPublicApiVersion, toStorageApiVersion } from '../apis/storage.js';
 import type {
   DeploymentConfigClient, EventClient, PatchType, PodClient, PropagationPolicy, ReplicationControllerClient,
@@ -61,7 +62,8 @@ export function restControllerClients(rest: RestClient, opts: RestControllerClie
   const group = opts.dcGroup ?? Group;
   const dcPath = (namespace: string, name: string, sub?: string): string =>
     `/apis/${group}/${Version}/namespaces/${segment(namespace)}/${Plural}/${segment(name)}${sub ? `/${sub}` : ''}`;
-  const publicDc = async (p: Promise<DeploymentConfig>): Promise<DeploymentConfig> => toPublicApiVersion(await p, group);
+  // As OpenShift's API answered: no null field in the spec (src/apis/nulls.ts).
+  const publicDc = async (p: Promise<DeploymentConfig>): Promise<DeploymentConfig> => specWithoutNulls(toPublicApiVersion(await p, group));
 
   const deploymentConfigs: DeploymentConfigClient = {
     get: (namespace, name) => publicDc(get(dcPath(namespace, name))),

@@ -31,6 +31,14 @@ describe('applyDefaults', () => {
     expect(applyDefaults(dc).spec.triggers).toEqual(expected);
   });
 
+  it('reads a null field as absent and defaults it (what OpenShift stored for a server-side apply of `rollingParams:`)', () => {
+    const dc = makeDc();
+    const nulls = { ...dc, spec: { ...dc.spec, selector: null, strategy: { type: 'Rolling', rollingParams: null, resources: null } } } as unknown as DeploymentConfig;
+    const out = applyDefaults(nulls);
+    expect(out.spec.selector).toEqual(dc.spec.template?.metadata?.labels);
+    expect(out.spec.strategy).toEqual({ type: 'Rolling', activeDeadlineSeconds: 21600, rollingParams: { intervalSeconds: 1, updatePeriodSeconds: 1, timeoutSeconds: 600, maxSurge: '25%', maxUnavailable: '25%' } });
+  });
+
   it('defaults imageChangeParams.from kind and namespace', () => {
     const dc = makeDc({ triggers: [{ type: 'ImageChange', imageChangeParams: { containerNames: ['web'], from: { name: 'is:1' } } }] });
     expect(applyDefaults(dc).spec.triggers?.[0]?.imageChangeParams?.from).toEqual({ name: 'is:1', kind: 'ImageStreamTag', namespace: 'ns' });

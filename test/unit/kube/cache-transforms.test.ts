@@ -98,6 +98,13 @@ describe('cacheTransformFor', () => {
     }
   });
 
+  it('reads a DC\'s null fields as absent, as OpenShift\'s decoder did (a server-side apply leaves them)', () => {
+    const dc = withFields({ metadata: { name: 'a' }, spec: { selector: null, template: { spec: { containers: [{ name: 'c', env: null }], volumes: null } } } });
+    const cached = { metadata: { name: 'a' }, spec: { template: { spec: { containers: [{ name: 'c' }] } } } };
+    expect(cacheTransformFor(DeploymentConfigs)(structuredClone(dc))).toEqual(cached);
+    expect(cacheTransformFor(DeploymentConfigs, 'apps.dcctl.io')({ ...structuredClone(dc), apiVersion: 'apps.dcctl.io/v1' })).toEqual({ ...cached, apiVersion: 'apps.openshift.io/v1' });
+  });
+
   it('caches DCs stored in another group as apps.openshift.io/v1', () => {
     const dc = withFields({ apiVersion: 'apps.dcctl.io/v1', kind: 'DeploymentConfig', metadata: { name: 'a' } });
     expect(cacheTransformFor(DeploymentConfigs, 'apps.dcctl.io')(dc)).toEqual({ apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', metadata: { name: 'a' } });

@@ -1,0 +1,123 @@
+import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import yaml from 'js-yaml';
+import { ApiException, PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
+import type { DeploymentConfig } from '../../src/apis/deploymentconfig.js';
+import { apis, createNamespace, deleteNamespace, kubectl, repoDir, waitFor } from '../support/kube.js';
+
+// OpenShift's typed API read a null field as an absent one. A server-side apply (kubectl
+// --server-side, Flux, Argo CD's ServerSideApply, Helm 4) sends `env:` with no value as null and
+// turns an object emptied to `{}` into null; the CRD refused both until its optional fields were
+// nullable. For every field of every valid fixture this applies the DC once with that field null
+// and once without it, and expects the same answer; so for a field with a default, which the apply
+// prunes and defaults. Required fields and `replicas` (read by the scale subresource) are not
+// nullable (docs/crd.md): a null there is refused with a message that names the field.
+
+const group = 'apps.openshift.io';
+const version = 'v1';
+const plural = 'deploymentconfigs';
+const crdFile = path.join(repoDir, 'crds/deploymentconfig.yaml');
+const policyFile = path.join(repoDir, 'crds/deploymentconfig-policy.yaml');
+
+interface Schema { properties?: Record<string, Schema>; items?: Schema; nullable?: boolean; default?: unknown }
+const crd = yaml.loadAll(readFileSync(crdFile, 'utf8')).find((d) => (d as { kind?: string })?.kind === 'CustomResourceDefinition') as {
+  spec: { versions: { schema: { openAPIV3Schema: Schema } }[] };
+};
+const specSchema = crd.spec.versions[0]!.schema.openAPIV3Schema.properties!.spec!;
+
+const fixturesDir = path.join(repoDir, 'test/fixtures/valid-dcs');
+const fixtures = readdirSync(fixturesDir).filter((f) => f.endsWith('.yaml')).sort()
+  .map((file) => ({ file, body: yaml.load(readFileSync(path.join(fixturesDir, file), 'utf8')) as DeploymentConfig }));
+
+type Path = (string | number)[];
+/** The paths of the fields of `value` the schema declares (list items walked, map values not). */
+function fieldPaths(value: unknown, schema: Schema | undefined, at: Path = []): { path: Path; schema: Schema }[] {
+  if (!schema || value === null || typeof value !== 'object') return [];
+  if (Array.isArray(value)) return value.flatMap((item, i) => fieldPaths(item, schema.items, [...at, i]));
+  if (!schema.properties) return [];
+  return Object.entries(value).flatMap(([k, v]) => {
+    const field = schema.properties![k];
+    return field ? [{ path: [...at, k], schema: field }, ...fieldPaths(v, field, [...at, k])] : [];
+  });
+}
+function edited(dc: DeploymentConfig, at: Path, edit: 'null' | 'absent'): DeploymentConfig {
+  const out = structuredClone(dc) as unknown as { spec: Record<string | number, unknown> };
+  let parent = out.spec as Record<string | number, unknown>;
+  for (const step of at.slice(0, -1)) parent = parent[step] as Record<string | number, unknown>;
+  const last = at[at.length - 1]!;
+  if (edit === 'null') parent[last] = null;
+  else delete parent[last];
+  return out as unknown as DeploymentConfig;
+}
+const dotted = (at: Path) => `spec${at.map((s) => (typeof s === 'number' ? `[${s}]` : `.${s}`)).join('')}`;
+
+const { custom } = apis();
+let namespace = '';
+
+/** The answer to a dry-run server-side apply: 'accepted', or the refusal's message. */
+async function applyAnswer(dc: DeploymentConfig): Promise<string> {
+  const name = dc.metadata.name!;
+  try {
+    await custom.patchNamespacedCustomObject(
+      { group, version, namespace, plural, name, body: { ...dc, metadata: { ...dc.metadata, namespace } }, fieldManager: 'nulls-test', dryRun: 'All', force: true },
+      setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+    );
+    return 'accepted';
+  } catch (err) {
+    if (!(err instanceof ApiException)) throw err;
+    const body = (typeof err.body === 'string' ? JSON.parse(err.body) : err.body) as { message?: string };
+    return `${err.code}: ${body.message ?? ''}`;
+  }
+}
+
+beforeAll(async () => {
+  kubectl(['apply', '--server-side', '--force-conflicts', '-f', crdFile, '-f', policyFile]);
+  namespace = await createNamespace('crd-nulls');
+  await waitFor('deploymentconfigs to be served', async () => custom.listNamespacedCustomObject({ group, version, namespace, plural }).then(() => true));
+}, 120_000);
+afterAll(async () => {
+  if (namespace) await deleteNamespace(namespace);
+});
+
+describe('a null field in a server-side apply', () => {
+  describe.each(fixtures.map((f) => [f.file, f.body] as const))('of %s', (_file, dc) => {
+    it('is answered as the absent field is, unless the field is required (refused at the field)', async () => {
+      const fields = fieldPaths(dc.spec, specSchema);
+      expect(fields.length).toBeGreaterThan(0);
+      const mismatches: string[] = [];
+      for (const { path: at, schema } of fields) {
+        const asNull = await applyAnswer(edited(dc, at, 'null'));
+        if (schema.nullable || schema.default !== undefined) {
+          const asAbsent = await applyAnswer(edited(dc, at, 'absent'));
+          if (asNull !== asAbsent) mismatches.push(`${dotted(at)}: null -> ${asNull}; absent -> ${asAbsent}`);
+        } else if (!asNull.startsWith('422: ') || !asNull.includes(`${dotted(at)}: Invalid value: "null"`)) {
+          mismatches.push(`${dotted(at)} (required or replicas): null -> ${asNull}`);
+        }
+      }
+      expect(mismatches).toEqual([]);
+    }, 180_000);
+  });
+});
+
+describe('a server-side apply that empties an object to {}', () => {
+  it('is accepted, and the object reads as absent in the stored DC', async () => {
+    const applied = (resources: object, securityContext: object) => ({
+      apiVersion: `${group}/${version}`, kind: 'DeploymentConfig', metadata: { name: 'emptied', namespace },
+      spec: {
+        replicas: 1, selector: { app: 'emptied' }, strategy: { type: 'Rolling', resources },
+        template: { metadata: { labels: { app: 'emptied' } }, spec: { securityContext, containers: [{ name: 'c', image: 'busybox', resources }] } },
+      },
+    });
+    const apply = (body: object) => custom.patchNamespacedCustomObject(
+      { group, version, namespace, plural, name: 'emptied', body, fieldManager: 'gitops' },
+      setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+    ) as Promise<DeploymentConfig>;
+    await apply(applied({ limits: { cpu: '100m' } }, { runAsNonRoot: true }));
+    // kube-apiserver's apply makes null of each emptied object (kubernetes/kubernetes#135841).
+    const emptied = await apply(applied({}, {}));
+    expect(emptied.spec.strategy?.resources ?? null).toBeNull();
+    expect(emptied.spec.template?.spec?.containers[0]?.resources ?? null).toBeNull();
+    expect(emptied.spec.template?.spec?.securityContext ?? null).toBeNull();
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from '@jest/globals';
+import { specWithoutNulls, withoutNullFields } from '../../../src/apis/nulls.js';
+import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
+
+describe('withoutNullFields', () => {
+  it('drops null fields at any depth, in objects inside lists too, and keeps null list items', () => {
+    const input = {
+      replicas: 1,
+      strategy: { type: 'Rolling', rollingParams: null, resources: { limits: null } },
+      template: { spec: { containers: [{ name: 'c', env: null, args: ['a', null], resources: {} }], volumes: null } },
+    };
+    expect(withoutNullFields(input)).toEqual({
+      replicas: 1,
+      strategy: { type: 'Rolling', resources: {} },
+      template: { spec: { containers: [{ name: 'c', args: ['a', null], resources: {} }] } },
+    });
+  });
+
+  it('does not touch its input, and returns the same reference when there is no null field', () => {
+    const input = { a: { b: null, c: [{ d: null }] } };
+    const copy = structuredClone(input);
+    expect(withoutNullFields(input)).toEqual({ a: { c: [{}] } });
+    expect(input).toEqual(copy);
+    const clean = { a: { b: 1, c: [{ d: 'x' }, null] } };
+    expect(withoutNullFields(clean)).toBe(clean);
+  });
+
+  it('leaves scalars and null itself alone', () => {
+    expect(withoutNullFields(null)).toBeNull();
+    expect(withoutNullFields('x')).toBe('x');
+    expect(withoutNullFields([null])).toEqual([null]);
+  });
+});
+
+describe('specWithoutNulls', () => {
+  it('drops the null fields of the spec only, and keeps the object when there are none', () => {
+    const dc = { metadata: { name: 'a', labels: null }, spec: { selector: null, replicas: 2 }, status: { details: null } } as unknown as DeploymentConfig;
+    expect(specWithoutNulls(dc)).toEqual({ metadata: { name: 'a', labels: null }, spec: { replicas: 2 }, status: { details: null } });
+    const clean = { metadata: { name: 'a' }, spec: { replicas: 2 } } as unknown as DeploymentConfig;
+    expect(specWithoutNulls(clean)).toBe(clean);
+  });
+});
