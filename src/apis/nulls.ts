@@ -2,9 +2,9 @@
  * A DC's spec as OpenShift's typed API read it: a field whose value is null is absent (Go's JSON
  * decoder leaves the field at its zero value). The CRD keeps such nulls: its optional fields are
  * nullable so that a server-side apply of `env:` with no value, or of an object emptied to `{}`
- * (which the apply turns into null), is accepted as OpenShift accepted it (docs/crd.md). Every
- * reader drops them first, so no code below the kube layer and the API server's front sees one
- * (docs/design.md §1.2).
+ * (which the apply turns into null), is accepted as OpenShift accepted it (docs/crd.md, "Null
+ * fields"). Every reader drops them first, so no sync and no answer of API mode's front sees one
+ * (docs/design.md §7.1).
  *
  * Null elements of a list are kept: Go reads them as zero values, not as absent items, and
  * validation judges those.

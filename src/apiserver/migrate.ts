@@ -13,6 +13,7 @@ import type { V1ReplicationController } from '@kubernetes/client-node';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiVersion, Group, Kind, Labels, Plural, Version } from '../apis/constants.js';
 import type { DeploymentConfig, DeploymentConfigStatus } from '../apis/deploymentconfig.js';
+import { withoutNullFields } from '../apis/nulls.js';
 import { StorageGroup } from '../apis/storage.js';
 import { ApiStatusError } from './status.js';
 import type { UserStorage } from './storage.js';
@@ -81,7 +82,10 @@ export function statusForCopy(source: DeploymentConfig, copyGeneration: number):
   return status;
 }
 
-/** The copy of `dc` to create in the target (server-written metadata dropped). */
+/**
+ * The copy of `dc` to create in the target (server-written metadata dropped), without the null
+ * fields a server-side apply left in its spec: the copy is what the DC's readers saw (src/apis/nulls.ts).
+ */
 export function copyForTarget(dc: DeploymentConfig, targetGroup: string): DeploymentConfig {
   const m = dc.metadata;
   return {
@@ -92,7 +96,7 @@ export function copyForTarget(dc: DeploymentConfig, targetGroup: string): Deploy
       ...(m.labels ? { labels: m.labels } : {}),
       annotations: { ...(m.annotations ?? {}), [MigratedFromUid]: m.uid ?? '' },
     },
-    spec: dc.spec,
+    spec: withoutNullFields(dc.spec),
   };
 }
 

@@ -37,12 +37,14 @@ export function updatedImages(dc: DeploymentConfig, rc: V1ReplicationController)
 }
 
 /**
- * A template's canonical JSON for comparing templates. A null field is an absent one, as in
- * OpenShift's comparison of decoded (typed) templates: an exported DC applied with a server-side
- * apply keeps the export's `creationTimestamp: null`, which a create or a client-side apply drops,
- * and re-applying the export either way must not start a rollout.
+ * A template's canonical JSON for comparing templates. A null field is an absent one, and so is an
+ * empty list or object, as in OpenShift's comparison of decoded (typed) templates, which the API
+ * server had written without empty `omitempty` lists and maps and with every struct: an exported
+ * DC applied with a server-side apply keeps the export's `creationTimestamp: null`, which a create
+ * or a client-side apply drops; a server-side apply makes null of `resources: {}` where a
+ * client-side apply stores `{}`; re-applying a manifest either way must not start a rollout.
  */
-const templateJson = (template: unknown): string => canonicalJson(template, { dropNulls: true });
+const templateJson = (template: unknown): string => canonicalJson(template, { dropEmpty: true });
 
 /**
  * Canonical JSON of the template encoded in each RC, by RC UID: every sync of a DC compares its

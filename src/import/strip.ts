@@ -124,10 +124,11 @@ export function stripNullTimestamps(obj: KubeObject): string[] {
 /**
  * Nulls in an object served by one of this project's CRDs. OpenShift's (Go) decoder read a null
  * field as absent and a null string-map value as "", so exports and templates carry them
- * (`rollingParams:` with nothing after it, `args: null`). A CRD's structural schema refuses them
- * in a server-side apply ("must be of type object"), which is how import applies, so null fields
- * are removed and null map values become "", as OpenShift read them. Null list items and
- * subtrees the schema leaves open are left for the server to judge.
+ * (`rollingParams:` with nothing after it, `args: null`). The DC CRD takes a null at an optional
+ * field (and stores it), but not at a required one, and the ImageStream CRD and DC CRDs installed
+ * by earlier versions take none in a server-side apply ("must be of type object"), which is how
+ * import applies; so null fields are removed and null map values become "", as OpenShift read
+ * them. Null list items and subtrees the schema leaves open are left for the server to judge.
  */
 export function stripNulls(value: unknown, schema: SchemaNode, path = ''): string[] {
   if (schema === 0 || schema.x) return [];
@@ -146,7 +147,7 @@ export function stripNulls(value: unknown, schema: SchemaNode, path = ''): strin
         changes.push(`${p}: null → "" (as OpenShift read a null map value)`);
       } else {
         delete value[k];
-        changes.push(`removed ${p}: null (OpenShift read a null field as absent; the CRD refuses null)`);
+        changes.push(`removed ${p}: null (OpenShift read a null field as absent)`);
       }
       continue;
     }

@@ -483,6 +483,27 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     expect((await complete(3, 'frac')).spec!.template!.spec!.containers[0]!.resources).toEqual({ limits: { cpu: '750m' }, requests: { cpu: '250m' } });
   });
 
+  it('null fields in a server-side apply (`env:` with nothing after it; `resources` emptied to {}), which OpenShift\'s API read as absent: accepted, answered without them, and rolled out', async () => {
+    const manifest = (resources: object) => {
+      const m = dcManifest({ name: 'nulls', replicas: 1 }) as unknown as { spec: Record<string, any> };
+      m.spec.selector = null;
+      m.spec.strategy = { type: 'Rolling', rollingParams: null };
+      m.spec.template.spec.volumes = null;
+      Object.assign(m.spec.template.spec.containers[0], { env: null, args: null, resources });
+      return JSON.stringify(m);
+    };
+    kubectl(['apply', '--server-side', '-n', ns, '-f', '-'], manifest({ limits: { cpu: '100m' } }));
+    const dc = await getDc('nulls');
+    expect(JSON.stringify(dc.spec)).not.toContain(':null');
+    expect([dc.spec.selector, dc.spec.strategy?.rollingParams?.timeoutSeconds]).toEqual([{ app: 'nulls' }, 600]);
+    expect((await complete(1, 'nulls')).spec!.template!.spec!.containers[0]!.resources).toEqual({ limits: { cpu: '100m' } });
+    // The storage's apply makes null of the emptied object; the front answers without it.
+    const answered = JSON.parse(kubectl(['apply', '--server-side', '-n', ns, '-o', 'json', '-f', '-'], manifest({}))) as DeploymentConfig;
+    expect(JSON.stringify(answered.spec)).not.toContain(':null');
+    expect(containerOf(answered).resources).toBeUndefined();
+    expect((await complete(2, 'nulls')).spec!.template!.spec!.containers[0]!.resources).toEqual({});
+  });
+
   it('`kubectl explain dc.spec` reads the OpenAPI the front publishes', () => {
     const out = kubectl(['explain', 'dc.spec']);
     expect(out).toContain('KIND:       DeploymentConfig');
@@ -625,7 +646,7 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     kubectl(['delete', 'namespace', termNs, '--wait=false']);
     await waitFor('the namespace to be terminating', () => kubectl(['get', 'namespace', termNs, '-o', 'jsonpath={.status.phase}']) === 'Terminating');
 
-    const names = ['legacy', 'web', 'vols', 'frac', 'logs', 'idle', 'stuck', 'ssa-def', 'created-def'];
+    const names = ['legacy', 'web', 'vols', 'frac', 'nulls', 'logs', 'idle', 'stuck', 'ssa-def', 'created-def'];
     const before = new Map<string, { dc: DeploymentConfig; rcs: string[]; phases: Array<string | undefined> }>();
     for (const name of names) {
       const list = await rcs(name);
@@ -635,7 +656,7 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     await npmStart!.stop(); // npm itself dies of the signal; the script's cleanup is what counts
     expect(npmStart!.output()).toContain('[aggregated] CRD mode');
     expect(npmStart!.output()).toContain(`skipping ${termNs}/held: namespace "${termNs}" is being deleted`);
-    expect(npmStart!.output()).toMatch(/migrated to crd: 9 DC\(s\) copied .* 1 skipped/);
+    expect(npmStart!.output()).toMatch(/migrated to crd: 10 DC\(s\) copied .* 1 skipped/);
     expect(alive(frontWas)).toBe(false);
     expect(existsSync(path.join(runDir(), 'dcctl-apiserver.pid'))).toBe(false);
     expect(kubectl(['get', 'apiservice', 'v1.apps.openshift.io', '-o', 'jsonpath={.spec.service.name}'])).toBe('');

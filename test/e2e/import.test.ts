@@ -186,11 +186,12 @@ describe('manifests OpenShift accepted (import and admission corpus) on the loca
   }, 150_000);
 
   it('null fields of a real-world template (`rollingParams:`, `args:`, `env:` with nothing after them): --apply reports and removes them, and the DC rolls out', async () => {
-    // A server-side apply of the processed objects as they are fails: the CRD refuses each null.
+    // The processed objects carry nulls, which OpenShift read as absent; import removes them, so
+    // the output applies to the ImageStream CRD and to DC CRDs of earlier versions too.
     const raw = await dcctl(['import', '-f', fx('null-fields.yaml'), '--apply', '-n', compat]);
     expect(raw.code).toBe(0);
-    expect(rel(raw.stderr)).toContain('    changed: removed spec.strategy.rollingParams: null (OpenShift read a null field as absent; the CRD refuses null)\n');
-    expect(rel(raw.stderr)).toContain('    changed: removed spec.template.spec.containers[0].args: null (OpenShift read a null field as absent; the CRD refuses null)\n');
+    expect(rel(raw.stderr)).toContain('    changed: removed spec.strategy.rollingParams: null (OpenShift read a null field as absent)\n');
+    expect(rel(raw.stderr)).toContain('    changed: removed spec.template.spec.containers[0].args: null (OpenShift read a null field as absent)\n');
     const rc = await new DcClient(compat).waitForPhase('cache-1', ['Complete', 'Failed'], 90_000);
     expect(phase(rc)).toBe('Complete');
     expect(rc.metadata?.labels?.['tier']).toBe('');
@@ -277,6 +278,62 @@ status:
     expect((await settled()).status?.latestVersion).toBe(1);
     expect(await exists(core.readNamespacedReplicationController({ name: 'exported-2', namespace: compat }))).toBe(false);
   }, 120_000);
+
+  it('a manifest with empty fields (`env:`, `volumes:`, `rollingParams:` with nothing after them, as Helm renders them) applies server-side as OpenShift took it and rolls out; emptying `resources` to {} rolls out without the limit; re-applying starts nothing', async () => {
+    const manifest = (resources: string) => `apiVersion: apps.openshift.io/v1
+kind: DeploymentConfig
+metadata:
+  name: helmish
+spec:
+  replicas: 1
+  selector:
+  strategy:
+    type: Rolling
+    rollingParams:
+    resources:
+  template:
+    metadata:
+      labels: {app: helmish}
+      annotations:
+    spec:
+      containers:
+      - name: app
+        image: registry.example.com/helmish:1
+        imagePullPolicy:
+        args:
+        env:
+        ports:
+        volumeMounts:
+        resources: ${resources}
+      volumes:
+      nodeSelector:
+`;
+    const dcs = new DcClient(compat);
+    kubectl(['apply', '--server-side', '--field-manager=helm', '-n', compat, '-f', '-'], manifest('{limits: {cpu: 200m}}'));
+    const first = await dcs.waitForPhase('helmish-1', ['Complete', 'Failed'], 90_000);
+    expect(phase(first)).toBe('Complete');
+    // Each null read as absent: the selector and rollingParams defaulted as OpenShift defaulted them.
+    const container = first.spec?.template?.spec?.containers[0];
+    expect(first.spec?.selector).toMatchObject({ app: 'helmish' });
+    expect([container?.resources?.limits?.['cpu'], container?.imagePullPolicy, container?.env]).toEqual(['200m', 'IfNotPresent', undefined]);
+    const decoded = JSON.parse(first.metadata?.annotations?.['openshift.io/encoded-deployment-config'] ?? '{}') as { spec?: { strategy?: { rollingParams?: { timeoutSeconds?: number } } } };
+    expect(decoded.spec?.strategy?.rollingParams?.timeoutSeconds).toBe(600);
+
+    // The limit removed: kube-apiserver's apply makes null of the emptied object, which the CRD takes.
+    kubectl(['apply', '--server-side', '--field-manager=helm', '-n', compat, '-f', '-'], manifest('{}'));
+    const second = await dcs.waitForPhase('helmish-2', ['Complete', 'Failed'], 90_000);
+    expect(phase(second)).toBe('Complete');
+    expect(second.spec?.template?.spec?.containers[0]?.resources?.limits).toBeUndefined();
+
+    const settled = async () => waitFor('the DC controller observed the re-apply', async () => {
+      const dc = await dcs.get('helmish');
+      return (dc.status?.observedGeneration ?? 0) >= (dc.metadata?.generation ?? 1) ? dc : undefined;
+    }, { timeoutMs: 30_000 });
+    kubectl(['apply', '--server-side', '--field-manager=helm', '-n', compat, '-f', '-'], manifest('{}'));
+    kubectl(['apply', '-n', compat, '-f', '-'], manifest('{}'));
+    expect((await settled()).status?.latestVersion).toBe(2);
+    expect(await exists(core.readNamespacedReplicationController({ name: 'helmish-3', namespace: compat }))).toBe(false);
+  }, 150_000);
 
   // Exported from project "shop", imported into a namespace of another name where
   // kube-controller-manager has already published kube-root-ca.crt: applied, the exported one was

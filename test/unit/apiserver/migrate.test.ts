@@ -15,12 +15,13 @@ describe('migrate-storage helpers', () => {
     const dc = {
       apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig',
       metadata: { name: 'web', namespace: 'a', uid: 'u1', resourceVersion: '9', generation: 4, creationTimestamp: 'x', labels: { l: '1' }, annotations: { a: '1' }, managedFields: [{}] },
-      spec: { replicas: 2 }, status: { latestVersion: 3 },
+      spec: { replicas: 2, selector: null, template: { spec: { volumes: null } } }, status: { latestVersion: 3 },
     } as unknown as DeploymentConfig;
+    // Null fields a server-side apply left in the storage: the copy is the DC as its readers saw it.
     expect(copyForTarget(dc, 'apps.dcctl.io')).toEqual({
       apiVersion: 'apps.dcctl.io/v1', kind: 'DeploymentConfig',
       metadata: { name: 'web', namespace: 'a', labels: { l: '1' }, annotations: { a: '1', [MigratedFromUid]: 'u1' } },
-      spec: { replicas: 2 },
+      spec: { replicas: 2, template: { spec: {} } },
     });
   });
 

@@ -22,6 +22,8 @@ describe('triggerActivated', () => {
     ['replicas/strategy changes never trigger', { latestVersion: 1 }, (dc) => { dc.spec.replicas = 9; dc.spec.strategy = { type: 'Recreate' }; }, true, { trigger: false, skip: false }],
     // A server-side apply of an export stores `creationTimestamp: null`, which a create dropped: no change, as in OpenShift's typed comparison.
     ['a null field in the template is an absent one', { latestVersion: 1 }, (dc) => { (dc.spec.template!.metadata as Record<string, unknown>)['creationTimestamp'] = null; }, true, { trigger: false, skip: false }],
+    // A server-side apply stores null for `resources: {}`, a client-side apply `{}`; OpenShift's API wrote both as {} and an empty list not at all.
+    ['an empty list or object in the template is an absent one', { latestVersion: 1 }, (dc) => { Object.assign(dc.spec.template!.spec!.containers[0]!, { resources: { limits: {} }, args: [], securityContext: {} }); }, true, { trigger: false, skip: false }],
     ['image changed, image trigger → image change cause', { latestVersion: 1, triggers: [imageTrigger('is:1', ['web'], 'img@1')] }, (dc) => { dc.spec.template!.spec!.containers[0]!.image = 'img@2'; }, true,
       { trigger: true, skip: false, details: { message: 'image change', causes: [{ type: 'ImageChange', imageTrigger: { from: { kind: 'DockerImage', name: 'img@2' } } }] } }],
     ['image changed, ImageChange without ConfigChange: other template edits do not trigger', { latestVersion: 1, triggers: [imageTrigger('is:1', ['web'], 'img@1')] }, (dc) => { dc.spec.template!.metadata!.labels!.extra = 'x'; }, true, { trigger: false, skip: false }],

@@ -159,13 +159,13 @@ describe('import of null fields (a key with nothing after it)', () => {
     expect(dc.outcome).toBe('changed');
     expect(dc.changes).toEqual([
       'metadata.labels["tier"]: null → "" (as OpenShift read a null map value)',
-      'removed spec.strategy.rollingParams: null (OpenShift read a null field as absent; the CRD refuses null)',
-      'removed spec.strategy.resources: null (OpenShift read a null field as absent; the CRD refuses null)',
-      'removed spec.template.spec.containers[0].args: null (OpenShift read a null field as absent; the CRD refuses null)',
-      'removed spec.template.spec.containers[0].env: null (OpenShift read a null field as absent; the CRD refuses null)',
-      'removed spec.template.spec.containers[0].resources: null (OpenShift read a null field as absent; the CRD refuses null)',
-      'removed spec.template.spec.volumes: null (OpenShift read a null field as absent; the CRD refuses null)',
-      'removed spec.triggers: null (OpenShift read a null field as absent; the CRD refuses null)',
+      'removed spec.strategy.rollingParams: null (OpenShift read a null field as absent)',
+      'removed spec.strategy.resources: null (OpenShift read a null field as absent)',
+      'removed spec.template.spec.containers[0].args: null (OpenShift read a null field as absent)',
+      'removed spec.template.spec.containers[0].env: null (OpenShift read a null field as absent)',
+      'removed spec.template.spec.containers[0].resources: null (OpenShift read a null field as absent)',
+      'removed spec.template.spec.volumes: null (OpenShift read a null field as absent)',
+      'removed spec.triggers: null (OpenShift read a null field as absent)',
     ]);
     const o = dc.object as KubeObject;
     expect(get(o, 'metadata', 'labels')).toEqual({ app: 'cache', tier: '' });

@@ -68,6 +68,13 @@ describe('canonicalJson and Go formatting', () => {
     expect(canonicalJson({ b: 1, a: { d: undefined, c: [2, 1] } })).toBe(canonicalJson({ a: { c: [2, 1] }, b: 1 }));
     expect(canonicalJson(undefined)).toBe('undefined');
   });
+
+  it('canonicalJson with dropEmpty reads null, empty lists and objects with nothing left as absent, and keeps list items and other zero values', () => {
+    const typed = { containers: [{ name: 'c', resources: { limits: null }, env: [], securityContext: {} }, {}], volumes: [{ name: 'v', emptyDir: {} }], hostNetwork: false, replicas: 0, image: '' };
+    expect(canonicalJson(typed, { dropEmpty: true })).toBe(canonicalJson({ containers: [{ name: 'c' }, {}], volumes: [{ name: 'v' }], hostNetwork: false, replicas: 0, image: '' }));
+    expect(canonicalJson({ a: { b: [] } }, { dropEmpty: true })).toBe('{}');
+    expect(canonicalJson({ a: { b: [] } })).toBe('{"a":{"b":[]}}');
+  });
   it('goQuote and formatGoMap read like Go %q and %v', () => {
     expect(goQuote('web-1')).toBe('"web-1"');
     expect(formatGoMap({ b: '2', a: '1' })).toBe('map[a:1 b:2]');
