@@ -124,11 +124,10 @@ export function stripNullTimestamps(obj: KubeObject): string[] {
 /**
  * Nulls in an object served by one of this project's CRDs. OpenShift's (Go) decoder read a null
  * field as absent and a null string-map value as "", so exports and templates carry them
- * (`rollingParams:` with nothing after it, `args: null`). The DC CRD takes a null at an optional
- * field (and stores it), but not at a required one, and the ImageStream CRD and DC CRDs installed
- * by earlier versions take none in a server-side apply ("must be of type object"), which is how
- * import applies; so null fields are removed and null map values become "", as OpenShift read
- * them. Null list items and subtrees the schema leaves open are left for the server to judge.
+ * (`rollingParams:` with nothing after it, `args: null`). The CRDs take a null at an optional
+ * field (and store it), but not at a required one, and CRDs installed by earlier versions take
+ * none in a server-side apply ("must be of type object"), which is how import applies; so null
+ * fields are removed and null map values become "", as OpenShift read them. Null list items and subtrees the schema leaves open are left for the server to judge.
  */
 export function stripNulls(value: unknown, schema: SchemaNode, path = ''): string[] {
   if (schema === 0 || schema.x) return [];

@@ -17,9 +17,10 @@
  *   the stored spec).
  * - DeploymentConfigs and ReplicationControllers keep everything else: the controllers PUT RCs
  *   (scaling, cancellation) and DCs (image triggers) from their cached copies, and read the
- *   template, the encoded config (docs/design.md §1.1 says why it stays) and the status. A DC's
- *   spec loses its null fields, which OpenShift's decoder read as absent (src/apis/nulls.ts): a
- *   PUT of the cached copy drops them from the stored object too, as OpenShift stored none.
+ *   template, the encoded config (docs/design.md §1.1 says why it stays) and the status. The spec
+ *   of a DC or an ImageStream loses its null fields, which OpenShift's decoder read as absent
+ *   (src/apis/nulls.ts): a PUT of the cached copy drops them from the stored object too, as
+ *   OpenShift stored none.
  */
 import type { KubernetesObject, V1ContainerStatus, V1Pod, V1PodStatus } from '@kubernetes/client-node';
 import { specWithoutNulls } from '../apis/nulls.js';
@@ -30,8 +31,11 @@ export function stripManagedFields<T extends KubernetesObject>(obj: T): T {
   return obj;
 }
 
-/** A DeploymentConfig as the controllers read it: no managedFields, no null field in its spec. */
-export function slimDeploymentConfig<T extends KubernetesObject & { spec?: unknown }>(obj: T): T {
+/**
+ * A DeploymentConfig or an ImageStream as the controllers read it: no managedFields, and no null
+ * field in its spec, which OpenShift's decoder read as absent (src/apis/nulls.ts).
+ */
+export function stripManagedFieldsAndSpecNulls<T extends KubernetesObject & { spec?: unknown }>(obj: T): T {
   return specWithoutNulls(stripManagedFields(obj));
 }
 

@@ -10,10 +10,11 @@
 import type { CoreV1Api, CustomObjectsApi, KubeConfig, KubernetesObject, V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { Group, Plural } from '../apis/constants.js';
+import { ImageGroup } from '../apis/imagestream.js';
 import type { ResourceDescription } from '../apis/resources.js';
 import { toPublicApiVersion } from '../apis/storage.js';
 import type { InformerSource } from '../controller/ports.js';
-import { slimDeploymentConfig, slimPod, stripManagedFields } from './cache-transforms.js';
+import { stripManagedFieldsAndSpecNulls, slimPod, stripManagedFields } from './cache-transforms.js';
 import { createInformer, type Informer, type ListResult, type WatchLike } from './informer.js';
 
 export interface InformerFactoryOptions {
@@ -84,14 +85,14 @@ export function listFor<T>(clients: ListClients, resource: ResourceDescription, 
 
 /**
  * What the cache of `resource` keeps (cache-transforms.ts, docs/design.md §1.1): pods are slimmed
- * to what the deployer controller reads, DCs lose the null fields of their spec too; every other
- * object loses only its managedFields.
+ * to what the deployer controller reads, DCs and ImageStreams lose the null fields of their spec
+ * too; every other object loses only its managedFields.
  * `publicFromGroup`: DCs stored in that group are cached as apps.openshift.io/v1.
  */
 export function cacheTransformFor(resource: ResourceDescription, publicFromGroup?: string): (obj: KubernetesObject) => KubernetesObject {
   if (resource.group === '' && resource.plural === 'pods') return (obj) => slimPod(obj as V1Pod);
-  if (publicFromGroup !== undefined) return (obj) => toPublicApiVersion(slimDeploymentConfig(obj), publicFromGroup);
-  if (resource.plural === Plural && resource.group === Group) return slimDeploymentConfig;
+  if (publicFromGroup !== undefined) return (obj) => toPublicApiVersion(stripManagedFieldsAndSpecNulls(obj), publicFromGroup);
+  if ((resource.plural === Plural && resource.group === Group) || resource.group === ImageGroup) return stripManagedFieldsAndSpecNulls;
   return stripManagedFields;
 }
 

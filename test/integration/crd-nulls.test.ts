@@ -72,7 +72,7 @@ async function applyAnswer(dc: DeploymentConfig): Promise<string> {
 }
 
 beforeAll(async () => {
-  kubectl(['apply', '--server-side', '--force-conflicts', '-f', crdFile, '-f', policyFile]);
+  kubectl(['apply', '--server-side', '--force-conflicts', '-f', crdFile, '-f', policyFile, '-f', path.join(repoDir, 'crds/imagestream.yaml')]);
   namespace = await createNamespace('crd-nulls');
   await waitFor('deploymentconfigs to be served', async () => custom.listNamespacedCustomObject({ group, version, namespace, plural }).then(() => true));
 }, 120_000);
@@ -119,5 +119,31 @@ describe('a server-side apply that empties an object to {}', () => {
     expect(emptied.spec.strategy?.resources ?? null).toBeNull();
     expect(emptied.spec.template?.spec?.containers[0]?.resources ?? null).toBeNull();
     expect(emptied.spec.template?.spec?.securityContext ?? null).toBeNull();
+  });
+});
+
+describe('an ImageStream with null fields, applied server-side', () => {
+  const apply = (name: string, spec: object) => custom.patchNamespacedCustomObject(
+    { group: 'image.openshift.io', version: 'v1', namespace, plural: 'imagestreams', name, body: { apiVersion: 'image.openshift.io/v1', kind: 'ImageStream', metadata: { name, namespace }, spec }, fieldManager: 'gitops' },
+    setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+  ) as Promise<{ spec?: { tags?: unknown[] } }>;
+
+  it('is accepted where OpenShift read the null as absent (`tags:`, a tag\'s `from:`, `from.namespace:`), and an unknown from.kind is still refused at the field', async () => {
+    await expect(apply('no-tags', { dockerImageRepository: null, tags: null })).resolves.toBeDefined();
+    const stream = await apply('null-tag-fields', {
+      tags: [
+        { name: 'empty', from: null, reference: null, annotations: null },
+        { name: 'local', from: { kind: 'ImageStreamTag', name: 'empty', namespace: null } },
+      ],
+    });
+    expect(stream.spec?.tags).toHaveLength(2);
+    let refusal: string | undefined;
+    try {
+      await apply('bad-kind', { tags: [{ name: 'a', from: { kind: 'Image', name: 'x' } }] });
+    } catch (err) {
+      if (!(err instanceof ApiException)) throw err;
+      refusal = (JSON.parse(String(err.body)) as { message?: string }).message;
+    }
+    expect(refusal).toContain('spec.tags[0].from.kind: Invalid value: "Image": supported values: "DockerImage", "ImageStreamTag", "ImageStreamImage"');
   });
 });

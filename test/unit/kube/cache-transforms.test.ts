@@ -98,10 +98,14 @@ describe('cacheTransformFor', () => {
     }
   });
 
-  it('reads a DC\'s null fields as absent, as OpenShift\'s decoder did (a server-side apply leaves them)', () => {
+  it('reads the null fields of a DC\'s or an image stream\'s spec as absent, as OpenShift\'s decoder did (a server-side apply leaves them)', () => {
     const dc = withFields({ metadata: { name: 'a' }, spec: { selector: null, template: { spec: { containers: [{ name: 'c', env: null }], volumes: null } } } });
     const cached = { metadata: { name: 'a' }, spec: { template: { spec: { containers: [{ name: 'c' }] } } } };
     expect(cacheTransformFor(DeploymentConfigs)(structuredClone(dc))).toEqual(cached);
+    const stream = withFields({ metadata: { name: 's' }, spec: { dockerImageRepository: null, tags: [{ name: 'a', from: null, annotations: null }] } });
+    expect(cacheTransformFor(ImageStreams)(stream)).toEqual({ metadata: { name: 's' }, spec: { tags: [{ name: 'a' }] } });
+    const rc = withFields({ metadata: { name: 'r' }, spec: { selector: null } });
+    expect(cacheTransformFor(ReplicationControllers)(rc)).toEqual({ metadata: { name: 'r' }, spec: { selector: null } });
     expect(cacheTransformFor(DeploymentConfigs, 'apps.dcctl.io')({ ...structuredClone(dc), apiVersion: 'apps.dcctl.io/v1' })).toEqual({ ...cached, apiVersion: 'apps.openshift.io/v1' });
   });
 
