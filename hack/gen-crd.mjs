@@ -683,6 +683,55 @@ const policyBinding = {
 const policyFile = path.resolve(path.dirname(outFile), 'deploymentconfig-policy.yaml');
 const policyYaml = `${header}# The DeploymentConfig CRD's rules that read the whole spec (hack/gen-crd.mjs, docs/crd.md): install with the CRD.\n---${emit(policy)}\n---${emit(policyBinding)}\n`;
 
+// ------------------------------------------------------------------ fractional Quantities (kube >= 1.36)
+// OpenShift's decoder read a JSON number at a Quantity like the same digits in a string (`cpu: 0.5`
+// is 500m); a CRD schema takes a Quantity only as an integer or a string (docs/crd.md). On
+// Kubernetes 1.36 and later a MutatingAdmissionPolicy (admissionregistration.k8s.io/v1) writes each
+// such number as its string before the schema sees it, as API mode's front and `dcctl import` do.
+// Optional (crds/optional/, not in the kustomization): older clusters do not serve that API.
+// One JSON patch expression per place the DC holds Quantities (the quantity skeleton above). A
+// policy's has() is true for a null, and the optional fields are nullable: each step asks for a value.
+function quantityPatchExprs(node, cel, ptr, depth = 0) {
+  if (node === 1) return [`(type(${cel}) == double ? [JSONPatch{op: 'replace', path: ${ptr}, value: string(${cel})}] : [])`];
+  const out = [];
+  for (const [k, child] of Object.entries(node.p ?? {})) {
+    const c = `${cel}.${k}`;
+    for (const e of quantityPatchExprs(child, c, `${ptr} + '/${k}'`, depth)) out.push(`((has(${c}) && ${c} != null) ? ${e} : [])`);
+  }
+  if (node.i !== undefined) {
+    const v = `i${depth}`;
+    for (const e of quantityPatchExprs(node.i, `${cel}[${v}]`, `${ptr} + '/' + string(${v})`, depth + 1)) out.push(`lists.range(size(${cel})).map(${v}, ${e}).flatten()`);
+  }
+  if (node.a !== undefined) {
+    if (node.a !== 1) throw new Error(`a map of non-Quantity values at ${ptr}: not supported`);
+    const v = `k${depth}`;
+    out.push(`${cel}.filter(${v}, type(${cel}[${v}]) == double).map(${v}, JSONPatch{op: 'replace', path: ${ptr} + '/' + jsonpatch.escapeKey(${v}), value: string(${cel}[${v}])})`);
+  }
+  return out;
+}
+const QUANTITY_POLICY = 'deploymentconfigs.apps.openshift.io-quantities';
+const quantityPolicy = {
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'MutatingAdmissionPolicy',
+  metadata: { name: QUANTITY_POLICY },
+  spec: {
+    failurePolicy: 'Fail',
+    reinvocationPolicy: 'Never',
+    matchConstraints: {
+      resourceRules: [{ apiGroups: ['apps.openshift.io'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deploymentconfigs'] }],
+    },
+    mutations: quantityPatchExprs(dcQuantities, 'object', "''").map((expression) => ({ patchType: 'JSONPatch', jsonPatch: { expression } })),
+  },
+};
+const quantityBinding = {
+  apiVersion: 'admissionregistration.k8s.io/v1',
+  kind: 'MutatingAdmissionPolicyBinding',
+  metadata: { name: QUANTITY_POLICY },
+  spec: { policyName: QUANTITY_POLICY },
+};
+const quantityPolicyFile = path.resolve(path.dirname(outFile), 'optional', 'deploymentconfig-quantities-policy.yaml');
+const quantityPolicyYaml = `${header}# Kubernetes 1.36 and later (MutatingAdmissionPolicy v1): a Quantity written as a fractional number\n# (\`cpu: 0.5\`), which OpenShift took, is stored as its string instead of refused (docs/crd.md).\n---${emit(quantityPolicy)}\n---${emit(quantityBinding)}\n`;
+
 const storageCrd = structuredClone(crd);
 // API mode: the front forwards every write to this CRD, which validates it; it keeps the spec rules
 // in its schema (a policy would have to match the storage group as well).
@@ -704,12 +753,15 @@ for (const [file, def] of outputs) {
   }
   console.error(`${path.relative(repo, file)}: ${yaml.length} bytes YAML, ${json.length} bytes JSON (client-side apply stores the JSON in an annotation; limit 262144)`);
 }
-if (args.includes('--check')) {
-  if ((existsSync(policyFile) ? readFileSync(policyFile, 'utf8') : '') !== policyYaml) { console.error(`${path.relative(repo, policyFile)} is stale: run node hack/gen-crd.mjs`); process.exit(1); }
-} else {
-  writeFileSync(policyFile, policyYaml);
+for (const [file, text] of [[policyFile, policyYaml], [quantityPolicyFile, quantityPolicyYaml]]) {
+  if (args.includes('--check')) {
+    if ((existsSync(file) ? readFileSync(file, 'utf8') : '') !== text) { console.error(`${path.relative(repo, file)} is stale: run node hack/gen-crd.mjs`); process.exit(1); }
+  } else {
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, text);
+  }
+  console.error(`${path.relative(repo, file)}: ${text.length} bytes`);
 }
-console.error(`${path.relative(repo, policyFile)}: ${policyYaml.length} bytes`);
 for (const [file, text] of [[schemasFile, schemasTs], [quantitiesFile, quantitiesTs]]) {
   if (args.includes('--check')) {
     const current = existsSync(file) ? readFileSync(file, 'utf8') : '';

@@ -48,6 +48,10 @@ if [ "${DCCTL_API:-crd}" = aggregated ]; then
   crds=(imagestreams.image.openshift.io)
 else
   kubectl apply --server-side --force-conflicts -f crds/deploymentconfig.yaml -f crds/deploymentconfig-policy.yaml -f crds/imagestream.yaml -f deploy/base/rbac-deployer.yaml -f deploy/base/image-policy.yaml >/dev/null
+  # Kubernetes 1.36+ serves MutatingAdmissionPolicy v1: fractional Quantities are stored as strings (docs/crd.md).
+  if kubectl get --raw /apis/admissionregistration.k8s.io/v1 2>/dev/null | grep -q '"mutatingadmissionpolicies"'; then
+    kubectl apply --server-side --force-conflicts -f crds/optional/deploymentconfig-quantities-policy.yaml >/dev/null
+  fi
   crds=(deploymentconfigs.apps.openshift.io imagestreams.image.openshift.io)
 fi
 # `kubectl wait` fails at once on a CRD with no conditions yet, so poll.

@@ -31,9 +31,12 @@ export default async function globalSetup() {
     try {
       execFileSync('kubectl', ['apply', '--server-side', '--force-conflicts',
         '-f', path.join(crdDir, 'deploymentconfig.yaml'), '-f', path.join(crdDir, 'deploymentconfig-policy.yaml'), '-f', path.join(crdDir, 'imagestream.yaml'),
-        '-f', path.join(repo, 'deploy/base/rbac-deployer.yaml'), '-f', path.join(repo, 'deploy/base/image-policy.yaml')], { stdio: ['ignore', 'ignore', 'inherit'] });
+        '-f', path.join(repo, 'deploy/base/rbac-deployer.yaml'), '-f', path.join(repo, 'deploy/base/image-policy.yaml'),
+        // Kubernetes 1.36+ (the plane's version): fractional Quantities are stored as strings.
+        '-f', path.join(crdDir, 'optional/deploymentconfig-quantities-policy.yaml')], { stdio: ['ignore', 'ignore', 'inherit'] });
       await waitForEstablished(['deploymentconfigs.apps.openshift.io', 'imagestreams.image.openshift.io']);
       await waitForPolicyInForce();
+      await waitForQuantityPolicyInForce();
     } catch (err) {
       // Setup failures skip the teardown: stop what this setup started before giving up.
       if (globalThis.__LOCAL_CLUSTER_STARTED__) execFileSync('bash', [script, 'down'], { stdio: 'inherit', env: process.env });
@@ -62,6 +65,29 @@ async function waitForPolicyInForce(timeoutMs = 60_000) {
     }
     if (refused.includes('ValidatingAdmissionPolicy')) return;
     if (Date.now() > deadline) throw new Error(`the DeploymentConfig admission policy is not in force after ${timeoutMs} ms${refused ? `: ${refused.trim()}` : ''}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+/**
+ * Polls until kube-apiserver applies crds/optional/deploymentconfig-quantities-policy.yaml (loaded
+ * from a watch as well): a server-side dry run of a DC with `cpu: 0.5` must be accepted.
+ */
+async function waitForQuantityPolicyInForce(timeoutMs = 60_000) {
+  const probe = JSON.stringify({
+    apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', metadata: { name: 'quantity-probe', namespace: 'default' },
+    spec: { selector: { app: 'a' }, template: { metadata: { labels: { app: 'a' } }, spec: { containers: [{ name: 'c', image: 'i', resources: { limits: { cpu: 0.5 } } }] } } },
+  });
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let refused = '';
+    try {
+      execFileSync('kubectl', ['create', '--dry-run=server', '-o', 'name', '-f', '-'], { input: probe, stdio: ['pipe', 'ignore', 'pipe'] });
+      return;
+    } catch (err) {
+      refused = String(err.stderr ?? '');
+    }
+    if (Date.now() > deadline) throw new Error(`the DeploymentConfig Quantity policy is not in force after ${timeoutMs} ms: ${refused.trim()}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }
