@@ -710,17 +710,22 @@ function quantityPatchExprs(node, cel, ptr, depth = 0) {
   return out;
 }
 const QUANTITY_POLICY = 'deploymentconfigs.apps.openshift.io-quantities';
+
 const quantityPolicy = {
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: 'MutatingAdmissionPolicy',
   metadata: { name: QUANTITY_POLICY },
   spec: {
-    failurePolicy: 'Fail',
+    // A convenience, not a guard: should an evaluation fail (a cost limit, a shape nobody foresaw),
+    // the write goes on unchanged and the schema judges it, as without the policy.
+    failurePolicy: 'Ignore',
     reinvocationPolicy: 'Never',
     matchConstraints: {
       resourceRules: [{ apiGroups: ['apps.openshift.io'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deploymentconfigs'] }],
     },
-    mutations: quantityPatchExprs(dcQuantities, 'object', "''").map((expression) => ({ patchType: 'JSONPatch', jsonPatch: { expression } })),
+    // One mutation: kube-apiserver prepares the object for each mutation it evaluates, and one
+    // expression per place (25) cost a realistic DC write twice as much again (measured).
+    mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: quantityPatchExprs(dcQuantities, 'object', "''").join(' + ') } }],
   },
 };
 const quantityBinding = {
