@@ -241,3 +241,32 @@ describe('crds/deploymentconfig-policy.yaml (design.md §2.3)', () => {
     expect(binding.spec).toEqual({ policyName: policy.metadata.name, validationActions: ['Deny'] });
   });
 });
+
+describe('crds/optional/deploymentconfig-quantities-policy.yaml (Kubernetes 1.36+)', () => {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  const docs = yaml.loadAll(readFileSync(path.join(here, '../../../crds/optional/deploymentconfig-quantities-policy.yaml'), 'utf8')) as {
+    kind?: string; spec?: { failurePolicy?: string; policyName?: string; matchConstraints?: { resourceRules?: { resources?: string[] }[] }; mutations?: { patchType: string; jsonPatch?: { expression: string } }[] };
+    metadata?: { name?: string };
+  }[];
+  const policy = docs.find((d) => d?.kind === 'MutatingAdmissionPolicy')!;
+  const binding = docs.find((d) => d?.kind === 'MutatingAdmissionPolicyBinding')!;
+
+  it('patches every place the DC holds Quantities, in one JSON patch expression, and never blocks a write', async () => {
+    const { DcQuantities } = await import('../../../src/apis/quantities.generated.js');
+    type Node = 1 | { p?: Record<string, Node>; i?: Node; a?: Node };
+    // The JSON pointer of each place, as the expression spells it: '/spec' + '/' + string(i0) + ...
+    const pointers = (n: Node, at: string): string[] => n === 1 ? [at] : [
+      ...Object.entries(n.p ?? {}).flatMap(([k, c]) => pointers(c, `${at} + '/${k}'`)),
+      ...(n.i !== undefined ? pointers(n.i, `${at} + '/' + string(i${(at.match(/string\(i/g) ?? []).length})`) : []),
+      ...(n.a !== undefined ? [`${at} + '/' + jsonpatch.escapeKey(`] : []),
+    ];
+    const places = pointers(DcQuantities as Node, "''");
+    expect(places.length).toBe(25);
+    const mutations = policy.spec?.mutations ?? [];
+    expect(mutations.map((m) => m.patchType)).toEqual(['JSONPatch']);
+    for (const place of places) expect(mutations[0]!.jsonPatch!.expression).toContain(`path: ${place}`);
+    expect(policy.spec?.failurePolicy).toBe('Ignore');
+    expect(policy.spec?.matchConstraints?.resourceRules?.map((r) => r.resources)).toEqual([['deploymentconfigs']]);
+    expect(binding.spec?.policyName).toBe(policy.metadata?.name);
+  });
+});
