@@ -661,15 +661,17 @@ const POLICY_NAME = 'deploymentconfigs.apps.openshift.io';
 const specExpr = (r) => r.replace(/\bself\b/g, 'object.spec').replace(/\bhas\(([^()]+)\)/g, '(has($1) && $1 != null)');
 const errorKind = { FieldValueRequired: 'Required value', FieldValueInvalid: 'Invalid value' };
 const policyMessage = (r) => `spec${r.fieldPath}: ${r.message.startsWith('Unsupported value: ') ? '' : `${errorKind[r.reason]}: `}${r.message}`;
+/** What both admission policies match: creates and updates of DCs, not their /status writes. */
+const dcWrites = () => ({
+  resourceRules: [{ apiGroups: ['apps.openshift.io'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deploymentconfigs'] }],
+});
 const policy = {
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: 'ValidatingAdmissionPolicy',
   metadata: { name: POLICY_NAME },
   spec: {
     failurePolicy: 'Fail',
-    matchConstraints: {
-      resourceRules: [{ apiGroups: ['apps.openshift.io'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deploymentconfigs'] }],
-    },
+    matchConstraints: dcWrites(),
     matchConditions: [{ name: 'spec-created-or-changed', expression: "request.operation == 'CREATE' || object.spec != oldObject.spec" }],
     validations: specRules().map((r) => ({ expression: specExpr(r.rule), message: policyMessage(r), reason: 'Invalid' })),
   },
@@ -710,7 +712,6 @@ function quantityPatchExprs(node, cel, ptr, depth = 0) {
   return out;
 }
 const QUANTITY_POLICY = 'deploymentconfigs.apps.openshift.io-quantities';
-
 const quantityPolicy = {
   apiVersion: 'admissionregistration.k8s.io/v1',
   kind: 'MutatingAdmissionPolicy',
@@ -720,9 +721,7 @@ const quantityPolicy = {
     // the write goes on unchanged and the schema judges it, as without the policy.
     failurePolicy: 'Ignore',
     reinvocationPolicy: 'Never',
-    matchConstraints: {
-      resourceRules: [{ apiGroups: ['apps.openshift.io'], apiVersions: ['v1'], operations: ['CREATE', 'UPDATE'], resources: ['deploymentconfigs'] }],
-    },
+    matchConstraints: dcWrites(),
     // One mutation: kube-apiserver prepares the object for each mutation it evaluates, and one
     // expression per place (25) cost a realistic DC write twice as much again (measured).
     mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: quantityPatchExprs(dcQuantities, 'object', "''").join(' + ') } }],
