@@ -429,7 +429,10 @@ function spec() {
     minReadySeconds: int32({ minimum: 0 }),
     // nil -> [ConfigChange] exactly like openshift-apiserver; an explicit [] is kept (manual only).
     triggers: { type: 'array', maxItems: MAX_TRIGGERS, items: trigger(), default: [{ type: 'ConfigChange' }] },
-    replicas: int32({ minimum: 0 }),
+    // OpenShift's replicas is a plain int32 (no pointer, no omitempty): absent or null read as 0 and
+    // every answer shows it. The default also keeps a server-side apply's null (Helm's
+    // `replicas: {{ .Values.replicas }}` with no value) off the field the scale subresource reads.
+    replicas: int32({ minimum: 0, default: 0 }),
     revisionHistoryLimit: int32({ minimum: 0, default: 10 }),
     test: bool(),
     paused: bool(),
@@ -448,15 +451,14 @@ function spec() {
  * write it) and makes one of an object emptied to `{}`, and the schema refused both ("must be of
  * type array"). A field with a default stays not nullable (a null would keep it from being
  * defaulted; the apply prunes and defaults it), and so does a required one (a null would satisfy
- * `required`), and `replicas`, which the scale subresource reads as an integer. kube-apiserver's
- * enum check refuses a null even when the enum lists it, so a nullable field's enum becomes a
- * rule, which is not evaluated for a null. The controllers read a DC with its nulls dropped
- * (src/apis/nulls.ts).
+ * `required`). kube-apiserver's enum check refuses a null even when the enum lists it, so a
+ * nullable field's enum becomes a rule, which is not evaluated for a null. The controllers read a
+ * DC with its nulls dropped (src/apis/nulls.ts).
  */
 function nullableWhereOptional(node, at = '') {
   for (const [k, v] of Object.entries(node.properties ?? {})) {
     const path = at ? `${at}.${k}` : k;
-    if (v.default === undefined && !node.required?.includes(k) && path !== 'replicas') {
+    if (v.default === undefined && !node.required?.includes(k)) {
       v.nullable = true;
       if (v.enum) {
         v['x-kubernetes-validations'] = [...(v['x-kubernetes-validations'] ?? []),
