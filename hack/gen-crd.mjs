@@ -238,7 +238,10 @@ function lifecycleHook() {
   to.required = ['name'];
   to['x-kubernetes-validations'] = [rule("has(self.kind) && self.kind == 'ImageStreamTag'", "Must be 'ImageStreamTag'", { fieldPath: '.kind', reason: 'FieldValueInvalid' })];
   return obj({
-    failurePolicy: str({ enum: ['Abort', 'Retry', 'Ignore'] }),
+    // Abort, Retry or Ignore; OpenShift's validation asked only for a value, so it stored any
+    // other (`ignore` is common in real templates), and the deployer let such a hook's failure end
+    // the rollout without the Failed event. `dcctl import` says so.
+    failurePolicy: str({ minLength: 1 }),
     execNewPod: obj({
       command: { type: 'array', items: str(), minItems: 1 },
       env: cIdentifierEnv(),

@@ -18,7 +18,9 @@ export interface TagImageHook {
   containerName: string;
   to: V1ObjectReference;
 }
-export type LifecycleHookFailurePolicy = 'Abort' | 'Retry' | 'Ignore';
+// OpenShift stored any non-empty value; one of the three named here has a meaning of its own, any
+// other lets a failure of its hook fail the rollout without the Failed event.
+export type LifecycleHookFailurePolicy = 'Abort' | 'Retry' | 'Ignore' | (string & Record<never, never>);
 export interface LifecycleHook {
   failurePolicy: LifecycleHookFailurePolicy;
   execNewPod?: ExecNewPodHook;

@@ -18,6 +18,9 @@ export interface DcContext {
 const internalRegistry = /^(image-registry\.openshift-image-registry\.svc(:\d+)?|docker-registry\.default\.svc(:\d+)?|172\.30\.\d+\.\d+:5000|default-route-openshift-image-registry\.[^/]+)\//;
 const openshiftDeployer = /(^|\/)(origin-deployer|ose-deployer)(:|@|$)/;
 
+// OpenShift stored any non-empty failure policy; only these three have a meaning of their own.
+const hookFailurePolicies = ['Abort', 'Retry', 'Ignore'];
+
 const records = (v: unknown): Record<string, unknown>[] => (Array.isArray(v) ? v.filter(isObject) : []);
 
 /** Mutates `dc`; returns the changes made and the notes for the report. */
@@ -57,6 +60,11 @@ export function importDeploymentConfig(dc: KubeObject, ctx: DcContext): { change
     const p = isObject(strategy[paramsKey]) ? strategy[paramsKey] : {};
     for (const hook of hooks) {
       const h = isObject(p[hook]) ? p[hook] : undefined;
+      const policy = h?.['failurePolicy'];
+      if (typeof policy === 'string' && policy !== '' && !hookFailurePolicies.includes(policy)) {
+        const meant = hookFailurePolicies.find((p) => p.toLowerCase() === policy.toLowerCase());
+        notes.push(`spec.strategy.${paramsKey}.${hook}.failurePolicy "${policy}" is none of ${hookFailurePolicies.join(', ')}: as on OpenShift, a failure of this hook fails the rollout, without the Failed event${meant ? ` (for "${meant}", write it so)` : ''}`);
+      }
       if (h && Array.isArray(h['tagImages']) && h['tagImages'].length > 0) {
         notes.push(`spec.strategy.${paramsKey}.${hook}.tagImages tags images into ImageStreams: the hook fails unless the ImageStream CRD is installed and served`);
       }

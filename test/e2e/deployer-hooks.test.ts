@@ -97,6 +97,18 @@ describe('Recreate strategy and lifecycle hooks (e2e)', () => {
     expect((await dc.pods('openshift.io/deployer-pod.type=hook-post'))[0]?.status?.phase).toBe('Failed');
   });
 
+  it('another policy (`ignore`, which OpenShift stored and real templates use): a failing hook fails the rollout, without the Failed event', async () => {
+    const { dc, ns } = env;
+    await dc.create(dcManifest({ replicas: 2, strategy: recreate({ pre: shHook('echo failing pre; exit 5', 'ignore') }) }));
+    const rc = await dc.waitForPhase('web-1', ['Complete', 'Failed'], 90_000);
+    expect(phaseOf(rc)).toBe('Failed');
+    expect((await dc.pods('openshift.io/deployer-pod.type=hook-pre'))[0]?.status?.phase).toBe('Failed');
+    expect(podLog(ns, 'web-1-deploy')).toContain('failing pre');
+    const events = await dc.eventTexts('web');
+    expect(events.filter((e) => e.startsWith('Warning Failed:'))).toEqual([]);
+    expect(rc?.spec?.replicas ?? 0).toBe(0);
+  });
+
   it('fails when the new pods do not become available within timeoutSeconds and restores the previous RC', async () => {
     const { dc, ns } = env;
     const timeoutSeconds = 6;

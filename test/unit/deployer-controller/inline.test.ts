@@ -15,7 +15,7 @@ import { FakeClock } from '../../support/clock.js';
 import { newFakeCluster } from '../../support/fakes.js';
 import { okDeploymentConfig } from './fixtures.js';
 
-const hook = (policy: 'Abort' | 'Ignore' = 'Abort') => ({ failurePolicy: policy, execNewPod: { containerName: 'app', command: ['/bin/true'] } });
+const hook = (policy: string = 'Abort') => ({ failurePolicy: policy, execNewPod: { containerName: 'app', command: ['/bin/true'] } });
 
 /** The DC at `version`, annotated for inline rollouts unless `mode` says otherwise. */
 function inlineDc(version: number, mutate?: (dc: DeploymentConfig) => void, mode: string | undefined = 'inline'): DeploymentConfig {
@@ -173,6 +173,17 @@ describe('pod-less Recreate rollout', () => {
     expect(phase(h.rc())).toBe('Failed');
     expect(h.reasons()).toContain('Warning Failed: The mid-hook failed: exit 3, aborting rollout of default/config-2');
     expect(h.reasons()).toContain('Warning RolloutFailed: Rollout of "default/config-2" failed: mid hook failed: the mid hook failed: exit 3, aborting rollout of default/config-2');
+  });
+
+  it('a failed hook whose policy is none of Abort, Retry and Ignore (`ignore`, as OpenShift stored it) fails the rollout without the Failed event', async () => {
+    const dc = inlineDc(2, (d) => { d.spec.strategy = { type: 'Recreate', recreateParams: { pre: hook('ignore') } }; });
+    const h = harness([completeRc(dc, 1, 2), newRc(dc)]);
+    await h.sync();
+    h.podPhase('config-2-hook-pre', 'Failed', 'exit 1');
+    await h.sync();
+    expect(phase(h.rc())).toBe('Failed');
+    expect(h.reasons().filter((r) => r.startsWith('Warning Failed:'))).toEqual([]);
+    expect(h.reasons()).toContain('Warning RolloutFailed: Rollout of "default/config-2" failed: pre hook failed: exit 1');
   });
 
   it('a hook pod deleted while its stage runs fails the hook instead of running it again', async () => {

@@ -96,6 +96,17 @@ describe('import of other export shapes', () => {
     expect(entry(r, 'rolebinding.authorization.openshift.io/edit-team').hint).toMatch(/rbac.authorization.k8s.io\/v1/);
   });
 
+  it('keeps hook failure policies OpenShift stored though they are none of Abort, Retry and Ignore, and says what they do', () => {
+    const r = run(['hook-policies.yaml']);
+    const dc = entry(r, 'deploymentconfig.apps.openshift.io/rating-mongodb');
+    expect(get(dc.object, 'spec', 'strategy', 'recreateParams', 'post', 'failurePolicy')).toBe('ignore');
+    expect(get(dc.object, 'spec', 'strategy', 'recreateParams', 'pre', 'failurePolicy')).toBe('Sometimes');
+    expect(dc.notes).toEqual(expect.arrayContaining([
+      'spec.strategy.recreateParams.post.failurePolicy "ignore" is none of Abort, Retry, Ignore: as on OpenShift, a failure of this hook fails the rollout, without the Failed event (for "Ignore", write it so)',
+      'spec.strategy.recreateParams.pre.failurePolicy "Sometimes" is none of Abort, Retry, Ignore: as on OpenShift, a failure of this hook fails the rollout, without the Failed event',
+    ]));
+  });
+
   it('reads concatenated JSON objects and keeps a headless Service headless', () => {
     const r = run(['export.json']);
     expect(entry(r, 'deploymentconfig.apps.openshift.io/api').object?.['status']).toBeUndefined();
