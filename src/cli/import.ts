@@ -148,6 +148,7 @@ group-less DeploymentConfig target -> apps.openshift.io/v1, ...), each named
 in the report, so the output passes kubectl's strict validation; so are null fields of DeploymentConfigs and
 ImageStreams (\`rollingParams:\` with nothing after it), which OpenShift read as absent, and fractional numbers
 where a DeploymentConfig takes a quantity (\`cpu: 0.5\` becomes "0.5"), which the CRD takes only as strings.
+A YAML key written twice in one mapping keeps its later value, as OpenShift's YAML reader did, and is reported.
 DeploymentConfigs and ImageStreams are checked against this project's CRD schemas; other kinds against the
 cluster's OpenAPI (read-only; skipped offline and with --dry-run=client). Objects with only
 metadata.generateName are created (not applied) by --apply.

@@ -18,11 +18,29 @@ export interface FoundObject {
   readonly origin: Origin;
 }
 
-/** Result of decoding one input: what could be read, and what could not. */
+/**
+ * A key that one mapping of a document has twice; the later value was kept. `path` locates the
+ * mapping's key in the document (`items[1].spec.template.spec.containers[0].resources`).
+ */
+export interface DuplicateKey {
+  readonly document: number;
+  readonly path: string;
+  readonly line: number;
+  readonly column: number;
+}
+
+/** Result of decoding one input: what could be read, what could not, and what reading it changed. */
 export interface Decoded {
   readonly objects: FoundObject[];
   readonly problems: InputProblem[];
+  readonly duplicateKeys: DuplicateKey[];
 }
+
+/** At most this many duplicate keys are located one by one; past it, the input is refused. */
+const MaxDuplicateKeys = 200;
+/** Put before the n-th duplicate key to locate the next one and find its path; no line breaks, so lines stay where they were. */
+const renamedKeyPrefix = (n: number): string => `dcctl-import-duplicate-${n}-`;
+const renamedKey = /^dcctl-import-duplicate-(\d+)-/;
 
 /**
  * Decodes `text` (named `source` in messages). A syntax error makes the whole input unusable (one
@@ -30,10 +48,15 @@ export interface Decoded {
  */
 export function decodeDocuments(text: string, source: string): Decoded {
   let docs: unknown[];
+  let duplicateKeys: DuplicateKey[] = [];
   try {
-    docs = looksLikeJson(text) ? parseJsonStream(text) : loadAllYamlBounded(text, { filename: source, schema: loadSchema });
+    if (looksLikeJson(text)) {
+      docs = parseJsonStream(text);
+    } else {
+      ({ docs, duplicateKeys } = loadYamlKeepingLaterDuplicates(text, { filename: source, schema: loadSchema }));
+    }
   } catch (err) {
-    return { objects: [], problems: [{ origin: { source }, message: syntaxMessage(err) }] };
+    return { objects: [], problems: [{ origin: { source }, message: syntaxMessage(err) }], duplicateKeys: [] };
   }
   const objects: FoundObject[] = [];
   const problems: InputProblem[] = [];
@@ -58,8 +81,60 @@ export function decodeDocuments(text: string, source: string): Decoded {
     }
     flattenLists(doc, origin, objects, problems);
   });
-  return { objects, problems };
+  return { objects, problems, duplicateKeys };
 }
+
+const isDuplicateKey = (err: unknown): err is yaml.YAMLException =>
+  err instanceof yaml.YAMLException && err.reason === 'duplicated mapping key';
+
+/**
+ * Loads a YAML stream. A key written twice in one mapping is refused by js-yaml but was read by
+ * OpenShift's YAML reader (go-yaml v2 in `oc` and the API), which kept the later value; real
+ * templates have such keys (a container's `resources` twice). So the stream is loaded keeping the
+ * later value, and each duplicate is located: js-yaml names one at a time, so each one it names is
+ * renamed in a copy of the text, and once the copy parses, the renamed keys give their paths.
+ */
+function loadYamlKeepingLaterDuplicates(text: string, options: yaml.LoadOptions): { docs: unknown[]; duplicateKeys: DuplicateKey[] } {
+  try {
+    return { docs: loadAllYamlBounded(text, options), duplicateKeys: [] };
+  } catch (err) {
+    if (!isDuplicateKey(err)) throw err;
+  }
+  const found: { line: number; column: number; probeColumn: number; inserted: number }[] = [];
+  let probe = text;
+  let probed: unknown[];
+  for (;;) {
+    try {
+      probed = yaml.loadAll(probe, undefined, options);
+      break;
+    } catch (err) {
+      if (!isDuplicateKey(err) || found.length === MaxDuplicateKeys) throw err;
+      const mark = err.mark as { position: number; line: number; column: number };
+      const at = mark.position + (probe[mark.position] === '"' || probe[mark.position] === "'" ? 1 : 0);
+      const prefix = renamedKeyPrefix(found.length);
+      // The prefixes put into this line before the key moved it to the right in the copy.
+      const shift = found.filter((f) => f.line === mark.line && f.probeColumn < mark.column).reduce((sum, f) => sum + f.inserted, 0);
+      found.push({ line: mark.line, column: mark.column - shift, probeColumn: mark.column, inserted: prefix.length });
+      probe = `${probe.slice(0, at)}${prefix}${probe.slice(at)}`;
+    }
+  }
+  const paths = new Map<number, { document: number; path: string }>();
+  const walk = (v: unknown, document: number, path: string): void => {
+    if (Array.isArray(v)) { v.forEach((item, i) => walk(item, document, `${path}[${i}]`)); return; }
+    if (v === null || typeof v !== 'object') return;
+    for (const [k, child] of Object.entries(v)) {
+      const m = renamedKey.exec(k);
+      const key = m ? k.slice(m[0].length) : k;
+      const at = /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? `${path ? `${path}.` : ''}${key}` : `${path}[${JSON.stringify(key)}]`;
+      if (m) paths.set(Number(m[1]), { document, path: at });
+      walk(child, document, at);
+    }
+  };
+  probed.forEach((doc, i) => walk(doc, i + 1, ''));
+  const duplicateKeys = found.map((f, n) => ({ ...(paths.get(n) ?? { document: 0, path: '' }), line: f.line + 1, column: f.column + 1 }));
+  return { docs: loadAllYamlBounded(text, { ...options, json: true }), duplicateKeys };
+}
+
 
 /** `List`, `v1 List` and typed lists such as `DeploymentConfigList` are expanded into their items. */
 export function isListKind(obj: KubeObject): boolean {

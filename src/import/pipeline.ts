@@ -10,7 +10,7 @@ import { importDeploymentConfig } from './deploymentconfig.js';
 import type { RandomInt } from './generator.js';
 import { classify, refOf, type KindClass } from './kinds.js';
 import { namespaceNotes, networkPolicyNotes, rebindToImportedNamespace, projectDefaultSkip, serviceCaNotes } from './openshift-project.js';
-import { decodeDocuments, type FoundObject } from './parse.js';
+import { decodeDocuments, type DuplicateKey, type FoundObject } from './parse.js';
 import {
   stripClaimFields, stripImageStreamFields, stripNulls, stripNullTimestamps, stripServerFields, stripServiceAccountFields, stripServiceFields,
 } from './strip.js';
@@ -37,10 +37,12 @@ type ValidClass = Exclude<KindClass, { type: 'invalid' }>;
 export function importObjects(inputs: readonly ImportInput[], options: ImportOptions): ImportResult {
   const problems: InputProblem[] = [];
   const found: FoundObject[] = [];
+  const duplicates: (DuplicateKey & { source: string; claimed?: boolean })[] = [];
   for (const input of inputs) {
     const d = decodeDocuments(input.text, input.source);
     found.push(...d.objects);
     problems.push(...d.problems);
+    duplicates.push(...d.duplicateKeys.map((k) => ({ ...k, source: input.source })));
   }
 
   const templates = found.filter((f) => isTemplate(f.object));
@@ -110,15 +112,34 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
   const selectingServices = new Set(checked.filter((x) => x.kind === 'Service' && x.cls.apiVersion === 'v1'
     && isObject(x.c.object['spec']) && isObject(x.c.object['spec']['selector'])).map((x) => x.name));
 
-  const entries = checked.map(({ c, cls, kind, name, generateName }) => toEntry(c, cls, kind, name, generateName, { streams, selectingServices }));
+  const entries = checked.map(({ c, cls, kind, name, generateName }) => toEntry(c, cls, kind, name, generateName, { streams, selectingServices, duplicates }));
   const notes: string[] = [];
+  for (const d of duplicates) {
+    if (!d.claimed) notes.push(`${formatOrigin({ source: d.source, document: d.document, path: '' })}: ${d.path} is written twice in one mapping (line ${d.line}, column ${d.column}): the later value is kept, as OpenShift's YAML reader did`);
+  }
   if (entries.some((e) => e.kind === 'DeploymentConfig' && e.outcome !== 'skipped')) {
     notes.push('`kubectl get dc` shows the trigger types (ConfigChange,ImageChange) in TRIGGERED BY, not oc\'s config,image(name:tag) summary: read spec.triggers for the image triggers');
   }
   return { entries, templateMessages, notes };
 }
 
-interface Scan { readonly streams: ReadonlySet<string>; readonly selectingServices: ReadonlySet<string> }
+interface Scan {
+  readonly streams: ReadonlySet<string>;
+  readonly selectingServices: ReadonlySet<string>;
+  /** The duplicate keys of the inputs; each is reported by the object it is in, which claims it. */
+  readonly duplicates: (DuplicateKey & { readonly source: string; claimed?: boolean })[];
+}
+
+/** The duplicate keys inside the object found at `origin`, with their paths inside it. */
+function duplicatesIn(origin: ImportEntry['origin'], duplicates: Scan['duplicates']): string[] {
+  return duplicates.flatMap((d) => {
+    if (d.source !== origin.source || d.document !== origin.document) return [];
+    if (origin.path !== '' && !(d.path.startsWith(`${origin.path}.`) || d.path.startsWith(`${origin.path}[`))) return [];
+    d.claimed = true;
+    const field = d.path.slice(origin.path.length).replace(/^\./, '');
+    return [`${field} is written twice in one mapping (line ${d.line}, column ${d.column}): the later value is kept, as OpenShift's YAML reader did`];
+  });
+}
 
 function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, generateName: string | undefined, scan: Scan): ImportEntry {
   const original = c.object;
@@ -135,6 +156,7 @@ function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, gene
     return entry;
   }
 
+  entry.changes.push(...duplicatesIn(c.origin, scan.duplicates));
   const obj = structuredClone(original) as KubeObject;
   const meta = obj.metadata as Record<string, unknown>;
   const legacy = obj.apiVersion !== cls.apiVersion;

@@ -386,6 +386,18 @@ spec:
     expect(phase(await new DcClient(compat).waitForPhase('reports-1', ['Complete', 'Failed'], 60_000))).toBe('Complete');
   }, 90_000);
 
+  it('a key written twice in one mapping (coolstore\'s `resources`): --apply keeps the later value as OpenShift did, reports it on that object only, and the DC rolls out with it', async () => {
+    const r = await dcctl(['import', '-f', fx('duplicate-keys.yaml'), '--apply', '-n', compat]);
+    expect({ code: r.code, stdout: r.stdout }).toEqual({ code: 0, stdout: 'deploymentconfig.apps.openshift.io/turbine-server serverside-applied\nservice/turbine-server serverside-applied\n' });
+    expect(rel(r.stderr).split('\n').filter((l) => l.includes('twice'))).toEqual([
+      '    changed: spec.template.spec.containers[0].resources is written twice in one mapping (line 26, column 11): the later value is kept, as OpenShift\'s YAML reader did',
+    ]);
+    const rc = await new DcClient(compat).waitForPhase('turbine-server-1', ['Complete', 'Failed'], 60_000);
+    expect(phase(rc)).toBe('Complete');
+    expect((rc as { spec?: { template?: { spec?: { containers?: { resources?: unknown }[] } } } }).spec?.template?.spec?.containers?.[0]?.resources)
+      .toEqual({ limits: { cpu: '1', memory: '2Gi' }, requests: { cpu: '100m', memory: '256Mi' } });
+  }, 90_000);
+
   it('DCs the CRD used to refuse apply unchanged with kubectl apply and roll out; a Manual trigger never fires', async () => {
     const valid = (f: string) => path.join(repoDir, 'test/fixtures/valid-dcs', f);
     const long = 'inventory-reconciliation-service-for-warehouse-management-eu-01';

@@ -16,16 +16,61 @@ describe('decodeDocuments', () => {
     let bomb = 'a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n';
     for (let i = 1; i < 9; i++) bomb += `a${i}: &a${i} [${Array(9).fill(`*a${i - 1}`).join(',')}]\n`;
     expect(decodeDocuments(`apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {x: "1"}\n---\n${bomb}`, 'b.yaml')).toEqual({
-      objects: [], problems: [{ origin: { source: 'b.yaml' }, message: 'input refused: with its aliases expanded it is larger than 16777216 bytes' }],
+      objects: [], problems: [{ origin: { source: 'b.yaml' }, message: 'input refused: with its aliases expanded it is larger than 16777216 bytes' }], duplicateKeys: [],
     });
+    // The same bomb behind a duplicate key is refused as well.
+    expect(decodeDocuments(`apiVersion: v1\nkind: ConfigMap\nkind: ConfigMap\n${bomb}`, 'b.yaml').problems).toEqual([
+      { origin: { source: 'b.yaml' }, message: 'input refused: with its aliases expanded it is larger than 16777216 bytes' },
+    ]);
     const deep = `{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"a"}}\n{"x":${'['.repeat(200)}${']'.repeat(200)}}`;
     expect(decodeDocuments(deep, 'd.json').problems).toEqual([{ origin: { source: 'd.json' }, message: 'input refused: the object starting at line 2, column 1 is nested deeper than 100 levels' }]);
   });
 
-  it('reports JSON and YAML syntax errors with their position, and duplicate keys', () => {
+  it('reports JSON and YAML syntax errors with their position', () => {
     expect(decodeDocuments('{"a": 1}\n{"b": }', 'x.json').problems[0]?.message).toMatch(/^cannot parse JSON: invalid JSON (at|in the object starting at) line 2, column \d+/);
     expect(decodeDocuments('{"a": 1', 'x.json').problems[0]?.message).toMatch(/unbalanced/);
-    expect(decodeDocuments('a: 1\na: 2\n', 'x.yaml').problems[0]?.message).toBe('cannot parse YAML at line 2, column 1: duplicated mapping key');
+    expect(decodeDocuments('a: 1\nb: [\n', 'x.yaml').problems[0]?.message).toMatch(/^cannot parse YAML at line 3, column 1: /);
+  });
+
+  it('keeps the later value of a key written twice in one mapping, as OpenShift\'s YAML reader did, and locates every such key', () => {
+    const text = [
+      'apiVersion: v1',
+      'kind: List',
+      'items:',
+      '- kind: ConfigMap',
+      '  metadata: {name: a, name: b}',
+      '  data:',
+      '    x: "1"',
+      '    "x": "2"',
+      '- kind: ConfigMap',
+      '  metadata: {name: c}',
+      '---',
+      'kind: Secret',
+      'metadata:',
+      '  name: s',
+      '  labels: {"a/b": "1", "a/b": "2"}',
+      'kind: Secret',
+      '',
+    ].join('\n');
+    const d = decodeDocuments(text, 'd.yaml');
+    expect(d.problems).toEqual([]);
+    expect(d.objects.map((o) => o.object)).toEqual([
+      { kind: 'ConfigMap', metadata: { name: 'b' }, data: { x: '2' } },
+      { kind: 'ConfigMap', metadata: { name: 'c' } },
+      { kind: 'Secret', metadata: { name: 's', labels: { 'a/b': '2' } } },
+    ]);
+    expect(d.duplicateKeys).toEqual([
+      { document: 1, path: 'items[0].metadata.name', line: 5, column: 23 },
+      { document: 1, path: 'items[0].data.x', line: 8, column: 5 },
+      { document: 2, path: 'metadata.labels["a/b"]', line: 15, column: 24 },
+      { document: 2, path: 'kind', line: 16, column: 1 },
+    ]);
+  });
+
+  it('refuses a text with more than 200 duplicate keys instead of searching on', () => {
+    const text = `kind: ConfigMap\ndata:\n${Array.from({ length: 202 }, () => '  k: v').join('\n')}\n`;
+    expect(decodeDocuments(text, 'm.yaml').problems[0]?.message).toMatch(/^cannot parse YAML at line \d+, column 3: duplicated mapping key/);
+    expect(decodeDocuments(`kind: ConfigMap\ndata:\n${Array.from({ length: 201 }, () => '  k: v').join('\n')}\n`, 'm.yaml').duplicateKeys).toHaveLength(200);
   });
 });
 

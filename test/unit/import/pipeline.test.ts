@@ -107,6 +107,19 @@ describe('import of other export shapes', () => {
     ]));
   });
 
+  it('keeps the later value of a key written twice, as OpenShift\'s YAML reader did, and reports it on the object it is in', () => {
+    const r = run(['duplicate-keys.yaml']);
+    const dc = entry(r, 'deploymentconfig.apps.openshift.io/turbine-server');
+    expect(get(dc.object, 'spec', 'template', 'spec', 'containers', 0, 'resources')).toEqual({ limits: { cpu: 1, memory: '2Gi' }, requests: { cpu: '100m', memory: '256Mi' } });
+    expect(dc.changes).toContain('spec.template.spec.containers[0].resources is written twice in one mapping (line 26, column 11): the later value is kept, as OpenShift\'s YAML reader did');
+    expect(entry(r, 'service/turbine-server').changes.join('\n')).not.toMatch(/twice/);
+    expect(r.notes.join('\n')).not.toMatch(/twice/);
+    // A duplicate outside every imported object (a Template's parameter) is a note of the import.
+    const t = importObjects([{ source: 't.yaml', text: 'apiVersion: template.openshift.io/v1\nkind: Template\nmetadata: {name: t}\nparameters:\n- name: A\n  value: x\n  value: y\nobjects:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {a: "${A}"}}\n' }], { params: new Map(), random: () => 0 });
+    expect(get(t.entries[0]?.object, 'data', 'a')).toBe('y');
+    expect(t.notes).toContain('t.yaml (document 1): parameters[0].value is written twice in one mapping (line 7, column 3): the later value is kept, as OpenShift\'s YAML reader did');
+  });
+
   it('reads concatenated JSON objects and keeps a headless Service headless', () => {
     const r = run(['export.json']);
     expect(entry(r, 'deploymentconfig.apps.openshift.io/api').object?.['status']).toBeUndefined();
