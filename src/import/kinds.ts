@@ -4,6 +4,8 @@
  * with what to use instead, and Kubernetes API versions that no longer exist.
  */
 
+import { replacementVersion } from './removed-versions.js';
+
 /** Kinds served by the core (group-less) `v1` API of Kubernetes. */
 const coreV1Kinds = new Set([
   'Binding', 'ComponentStatus', 'ConfigMap', 'Endpoints', 'Event', 'LimitRange', 'Namespace', 'Node',
@@ -31,7 +33,9 @@ legacy('user.openshift.io', ['Group', 'Identity', 'User', 'UserIdentityMapping']
 
 /** Kubernetes API versions removed from the API server, with what replaced them. */
 const removedVersions: Record<string, string> = {
-  'extensions/v1beta1': 'apps/v1 (Deployment, DaemonSet, ReplicaSet), networking.k8s.io/v1 (Ingress, NetworkPolicy)',
+  // Deployments, DaemonSets, ReplicaSets and NetworkPolicies of these versions are converted
+  // (removed-versions.ts); what is left here has no conversion.
+  'extensions/v1beta1': 'networking.k8s.io/v1 (Ingress, whose backends changed shape); PodSecurityPolicy has no successor (use Pod Security Admission)',
   'apps/v1beta1': 'apps/v1',
   'apps/v1beta2': 'apps/v1',
   'networking.k8s.io/v1beta1': 'networking.k8s.io/v1',
@@ -83,7 +87,8 @@ const hintsByKind: Record<string, string> = {
 export type KindClass =
   | { readonly type: 'deploymentconfig'; readonly apiVersion: string }
   | { readonly type: 'imagestream'; readonly apiVersion: string }
-  | { readonly type: 'kubernetes'; readonly apiVersion: string }
+  /** `convertedFrom`: a version Kubernetes no longer serves, which import rewrites (removed-versions.ts). */
+  | { readonly type: 'kubernetes'; readonly apiVersion: string; readonly convertedFrom?: string }
   | { readonly type: 'openshift-only'; readonly apiVersion: string; readonly info: OpenShiftOnly }
   | { readonly type: 'invalid'; readonly message: string };
 
@@ -112,6 +117,8 @@ export function classify(apiVersion: string, kind: string): KindClass {
     if (!group) return { type: 'invalid', message: `unknown kind ${kind} for apiVersion v1: neither a core Kubernetes kind nor a legacy OpenShift kind (did you mean another apiVersion?)` };
     effective = `${group}/v1`;
   }
+  const replacement = replacementVersion(effective, kind);
+  if (replacement) return { type: 'kubernetes', apiVersion: replacement, convertedFrom: effective };
   const removed = removedVersions[effective];
   if (removed) return { type: 'invalid', message: `apiVersion "${effective}" (kind ${kind}) is no longer served by Kubernetes; use ${removed}` };
   const group = groupOf(effective);

@@ -9,6 +9,7 @@ import { fractionalQuantitiesAsStrings } from '../apis/quantities.js';
 import { importDeploymentConfig } from './deploymentconfig.js';
 import type { RandomInt } from './generator.js';
 import { classify, refOf, type KindClass } from './kinds.js';
+import { convertRemovedVersion } from './removed-versions.js';
 import { namespaceNotes, networkPolicyNotes, rebindToImportedNamespace, projectDefaultSkip, serviceCaNotes } from './openshift-project.js';
 import { decodeDocuments, type DuplicateKey, type FoundObject } from './parse.js';
 import {
@@ -159,6 +160,8 @@ function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, gene
   entry.changes.push(...duplicatesIn(c.origin, scan.duplicates));
   const obj = structuredClone(original) as KubeObject;
   const meta = obj.metadata as Record<string, unknown>;
+  const converted = cls.type === 'kubernetes' && cls.convertedFrom !== undefined;
+  if (converted) entry.changes.push(...convertRemovedVersion(obj, cls.convertedFrom, kind, cls.apiVersion));
   const legacy = obj.apiVersion !== cls.apiVersion;
   if (legacy) {
     entry.changes.push(`apiVersion ${String(obj.apiVersion)} → ${cls.apiVersion} (the legacy group-less form cannot be routed to a CRD)`);

@@ -9,7 +9,7 @@ import { apis, createNamespace, dcctl, deleteNamespace, kubectl, repoDir, startC
 // test/fixtures/import is imported, then applied (or dry-run) and read back. Needs `npm run build`.
 
 const fx = (name: string) => path.join(repoDir, 'test/fixtures/import', name);
-const { core, custom } = apis();
+const { core, custom, apps } = apis();
 let ns = '';
 
 const getDc = (name: string) => custom.getNamespacedCustomObject({ group: 'apps.openshift.io', version: 'v1', namespace: ns, plural: 'deploymentconfigs', name }) as Promise<Record<string, any>>;
@@ -92,7 +92,7 @@ describe('dcctl import on the local control plane', () => {
   it('bad input fails before contacting the cluster', async () => {
     for (const [f, msg] of [
       ['bad/unparseable.yaml', /cannot parse YAML at line 11/],
-      ['bad/unknown-apiversion.yaml', /apiVersion "extensions\/v1beta1" \(kind Deployment\) is no longer served/],
+      ['bad/unknown-apiversion.yaml', /apiVersion "extensions\/v1beta1" \(kind Ingress\) is no longer served/],
       ['bad/missing-required.yaml', /parameter APP_DOMAIN is required and must be specified/],
     ] as const) {
       const r = await dcctl(['import', '-f', fx(f), '--apply', '-n', ns]);
@@ -396,6 +396,25 @@ spec:
     expect(phase(rc)).toBe('Complete');
     expect((rc as { spec?: { template?: { spec?: { containers?: { resources?: unknown }[] } } } }).spec?.template?.spec?.containers?.[0]?.resources)
       .toEqual({ limits: { cpu: '1', memory: '2Gi' }, requests: { cpu: '100m', memory: '256Mi' } });
+  }, 90_000);
+
+  it('workloads of an OpenShift 3.11 export in versions Kubernetes no longer serves (extensions/v1beta1, apps/v1beta1, rbac v1beta1): --apply converts them as their old version meant, reports it, and the Deployment becomes available', async () => {
+    const r = await dcctl(['import', '-f', fx('openshift3-workloads.yaml'), '--apply', '-n', compat]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n').sort()).toEqual([
+      'daemonset.apps/fluentd serverside-applied', 'deployment.apps/carts serverside-applied', 'deployment.apps/catalogue serverside-applied',
+      'deployment.apps/orders serverside-applied', 'networkpolicy.networking.k8s.io/allow-same-namespace serverside-applied',
+      'rolebinding.rbac.authorization.k8s.io/catalogue-view serverside-applied', 'statefulset.apps/mssql serverside-applied',
+    ]);
+    expect(rel(r.stderr)).toContain('    changed: spec.progressDeadlineSeconds: 2147483647 (extensions/v1beta1 had no progress deadline; apps/v1\'s is 600 s)');
+    const catalogue = await apps.readNamespacedDeployment({ name: 'catalogue', namespace: compat });
+    expect(catalogue.spec).toMatchObject({ revisionHistoryLimit: 2147483647, progressDeadlineSeconds: 2147483647, selector: { matchLabels: { name: 'catalogue' } }, strategy: { rollingUpdate: { maxUnavailable: 1, maxSurge: 1 } } });
+    expect((await apps.readNamespacedStatefulSet({ name: 'mssql', namespace: compat })).spec?.updateStrategy?.type).toBe('OnDelete');
+    expect((await apps.readNamespacedDaemonSet({ name: 'fluentd', namespace: compat })).spec?.updateStrategy?.type).toBe('OnDelete');
+    await waitFor('the converted Deployment to be available', async () => {
+      const d = await apps.readNamespacedDeployment({ name: 'catalogue', namespace: compat });
+      return (d.status?.availableReplicas ?? 0) === 2;
+    }, { timeoutMs: 60_000 });
   }, 90_000);
 
   it('DCs the CRD used to refuse apply unchanged with kubectl apply and roll out; a Manual trigger never fires', async () => {

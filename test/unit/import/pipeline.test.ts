@@ -120,6 +120,38 @@ describe('import of other export shapes', () => {
     expect(t.notes).toContain('t.yaml (document 1): parameters[0].value is written twice in one mapping (line 7, column 3): the later value is kept, as OpenShift\'s YAML reader did');
   });
 
+  it('converts workloads of versions Kubernetes no longer serves, writing out what the old version defaulted differently, and reports each change', () => {
+    const r = run(['openshift3-workloads.yaml']);
+    expect(r.entries.map((e) => [e.ref, e.outcome])).toEqual([
+      ['deployment.apps/catalogue', 'changed'], ['deployment.apps/carts', 'changed'], ['deployment.apps/orders', 'changed'],
+      ['statefulset.apps/mssql', 'changed'], ['daemonset.apps/fluentd', 'changed'],
+      ['networkpolicy.networking.k8s.io/allow-same-namespace', 'changed'], ['rolebinding.rbac.authorization.k8s.io/catalogue-view', 'changed'],
+    ]);
+    const catalogue = entry(r, 'deployment.apps/catalogue');
+    expect(catalogue.object).toMatchObject({
+      apiVersion: 'apps/v1',
+      spec: { selector: { matchLabels: { name: 'catalogue' } }, revisionHistoryLimit: 2147483647, progressDeadlineSeconds: 2147483647, strategy: { rollingUpdate: { maxUnavailable: 1, maxSurge: 1 } } },
+    });
+    expect(get(catalogue.object, 'spec', 'rollbackTo')).toBeUndefined();
+    expect(catalogue.changes).toEqual([
+      'apiVersion extensions/v1beta1 → apps/v1 (Kubernetes no longer serves extensions/v1beta1)',
+      'spec.selector: set to the template\'s labels {"name":"catalogue"} (extensions/v1beta1 defaulted it so; apps/v1 requires it)',
+      'removed spec.rollbackTo (apps/v1 has no such field; `kubectl rollout undo` does it)',
+      'spec.revisionHistoryLimit: 2147483647 (extensions/v1beta1 kept every old ReplicaSet; apps/v1 keeps 10)',
+      'spec.progressDeadlineSeconds: 2147483647 (extensions/v1beta1 had no progress deadline; apps/v1\'s is 600 s)',
+      'spec.strategy.rollingUpdate: maxUnavailable 1, maxSurge 1 (extensions/v1beta1\'s defaults; apps/v1\'s are 25%)',
+    ]);
+    expect(entry(r, 'deployment.apps/carts').object).toMatchObject({ apiVersion: 'apps/v1', spec: { selector: { matchLabels: { name: 'carts' } }, revisionHistoryLimit: 2 } });
+    expect(get(entry(r, 'deployment.apps/carts').object, 'spec', 'strategy')).toBeUndefined();
+    expect(entry(r, 'deployment.apps/orders').changes).toEqual(['apiVersion apps/v1beta2 → apps/v1 (Kubernetes no longer serves apps/v1beta2)']);
+    expect(entry(r, 'statefulset.apps/mssql').object).toMatchObject({ apiVersion: 'apps/v1', spec: { selector: { matchLabels: { app: 'mssql' } }, updateStrategy: { type: 'OnDelete' } } });
+    const fluentd = entry(r, 'daemonset.apps/fluentd');
+    expect(fluentd.object).toMatchObject({ apiVersion: 'apps/v1', spec: { selector: { matchLabels: { component: 'fluentd' } }, updateStrategy: { type: 'OnDelete' } } });
+    expect(get(fluentd.object, 'spec', 'templateGeneration')).toBeUndefined();
+    expect(entry(r, 'networkpolicy.networking.k8s.io/allow-same-namespace').object?.apiVersion).toBe('networking.k8s.io/v1');
+    expect(entry(r, 'rolebinding.rbac.authorization.k8s.io/catalogue-view').object?.apiVersion).toBe('rbac.authorization.k8s.io/v1');
+  });
+
   it('reads concatenated JSON objects and keeps a headless Service headless', () => {
     const r = run(['export.json']);
     expect(entry(r, 'deploymentconfig.apps.openshift.io/api').object?.['status']).toBeUndefined();
@@ -143,7 +175,7 @@ describe('bad input stops the import and names the problem', () => {
 
   it('unknown and removed apiVersions, every one of them', () => {
     expect(problemsOf(() => run(['bad/unknown-apiversion.yaml']))).toEqual([
-      expect.stringMatching(/apiVersion "extensions\/v1beta1" \(kind Deployment\) is no longer served by Kubernetes; use apps\/v1/),
+      expect.stringMatching(/apiVersion "extensions\/v1beta1" \(kind Ingress\) is no longer served by Kubernetes; use networking.k8s.io\/v1 \(Ingress/),
       expect.stringMatching(/unknown kind Frobnicator for apiVersion v1/),
     ]);
   });
