@@ -148,7 +148,8 @@ group-less DeploymentConfig target -> apps.openshift.io/v1, ...), each named
 in the report, so the output passes kubectl's strict validation; so are null fields of DeploymentConfigs and
 ImageStreams (\`rollingParams:\` with nothing after it), which OpenShift read as absent, and fractional numbers
 where a DeploymentConfig takes a quantity (\`cpu: 0.5\` becomes "0.5"), which the CRD takes only as strings.
-A YAML key written twice in one mapping keeps its later value, as OpenShift's YAML reader did, and is reported.
+YAML is read as kubectl and OpenShift read it (YAML 1.1: \`defaultMode: 0400\` is octal, \`yes\` a boolean); a YAML key
+written twice in one mapping keeps its later value, as OpenShift's YAML reader did, and is reported.
 Workloads of versions Kubernetes no longer serves (extensions/v1beta1 and apps/v1beta1 Deployments, StatefulSets,
 DaemonSets, rbac v1beta1 bindings, ...) are converted, writing out what the old version defaulted differently.
 DeploymentConfigs and ImageStreams are checked against this project's CRD schemas; other kinds against the

@@ -7,10 +7,11 @@ import yaml from 'js-yaml';
 import { BoundedDecodeError, loadAllYamlBounded, parseJsonBounded } from '../util/bounded-decode.js';
 import { errorMessage } from '../util/error-message.js';
 import { isObject, type InputProblem, type KubeObject, type Origin } from './types.js';
+import { yaml11Schema } from './yaml11.js';
 
-// The core schema keeps timestamps and binary as strings (as Kubernetes' decoder does); merge keys
-// (`<<: *anchor`) are kept because hand-written exports use them.
-const loadSchema = yaml.CORE_SCHEMA.extend({ implicit: [(yaml as unknown as { types: { merge: yaml.Type } }).types.merge] });
+// Scalars resolve as OpenShift's YAML reader resolved them (YAML 1.1: `0400` is octal, `yes` a
+// boolean); timestamps stay strings; merge keys (`<<: *anchor`) work (yaml11.ts).
+const loadSchema = yaml11Schema;
 
 /** An object found in the input, before any processing. */
 export interface FoundObject {

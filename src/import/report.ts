@@ -5,6 +5,7 @@
 import yaml from 'js-yaml';
 import type { ApplyOutcome } from './apply.js';
 import { formatOrigin, type ImportEntry, type ImportResult, type KubeObject } from './types.js';
+import { yaml11Schema } from './yaml11.js';
 
 /** Human-readable report of what import did with every object. */
 export function formatReport(result: ImportResult, applied?: readonly ApplyOutcome[]): string {
@@ -41,5 +42,6 @@ export function importedObjects(result: ImportResult): KubeObject[] {
 /** YAML documents separated by `---`, or one JSON `List` (kubectl's form for several objects). */
 export function formatObjects(objects: readonly KubeObject[], format: 'yaml' | 'json'): string {
   if (format === 'json') return `${JSON.stringify({ apiVersion: 'v1', kind: 'List', metadata: {}, items: objects }, null, 4)}\n`;
-  return objects.map((o) => yaml.dump(o, { noRefs: true, lineWidth: -1 })).join('---\n');
+  // Written for readers of YAML 1.1 (kubectl, oc): a string they would read as a number is quoted.
+  return objects.map((o) => yaml.dump(o, { noRefs: true, lineWidth: -1, schema: yaml11Schema })).join('---\n');
 }

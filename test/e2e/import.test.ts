@@ -417,6 +417,23 @@ spec:
     }, { timeoutMs: 60_000 });
   }, 90_000);
 
+  it('plain scalars are read as kubectl reads them (YAML 1.1): `defaultMode: 0400` is 256, not 400, and the import\'s output reads back the same', async () => {
+    const viaKubectl = JSON.parse(kubectl(['create', '--dry-run=server', '-n', compat, '-f', fx('yaml11-scalars.yaml'), '-o', 'json'])) as Record<string, any>;
+    const imported = await printedObject('yaml11-scalars.yaml', 'DeploymentConfig');
+    expect(viaKubectl.spec.template.spec.volumes).toEqual([
+      { name: 'credentials', secret: { secretName: 'credentials', defaultMode: 256 } },
+      { name: 'scripts', configMap: { name: 'scripts', items: [{ key: 'run.sh', path: 'run.sh', mode: 493 }] } },
+    ]);
+    expect(imported.spec.template.spec.volumes).toEqual(viaKubectl.spec.template.spec.volumes);
+    expect(imported.spec.paused).toBe(false);
+    // The YAML output, applied with kubectl, stores the same spec.
+    const printed = await dcctl(['import', '-f', fx('yaml11-scalars.yaml')]);
+    expect(printed.code).toBe(0);
+    const applied = JSON.parse(kubectl(['create', '--dry-run=server', '-n', compat, '-f', '-', '-o', 'json'], printed.stdout)) as Record<string, any>;
+    expect(applied.spec).toEqual(viaKubectl.spec);
+    expect(applied.spec.template.spec.containers[0].env).toEqual([{ name: 'DEBUG', value: 'no' }]);
+  });
+
   it('DCs the CRD used to refuse apply unchanged with kubectl apply and roll out; a Manual trigger never fires', async () => {
     const valid = (f: string) => path.join(repoDir, 'test/fixtures/valid-dcs', f);
     const long = 'inventory-reconciliation-service-for-warehouse-management-eu-01';

@@ -8,8 +8,24 @@ describe('decodeDocuments', () => {
   });
 
   it('keeps timestamps as strings and honours merge keys', () => {
-    const d = decodeDocuments('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, creationTimestamp: 2024-01-01T00:00:00Z}\nbase: &b {x: "1"}\ndata:\n  <<: *b\n  y: "2"\n', 's');
-    expect(d.objects[0]?.object).toMatchObject({ metadata: { creationTimestamp: '2024-01-01T00:00:00Z' }, data: { x: '1', y: '2' } });
+    const d = decodeDocuments('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, creationTimestamp: 2024-01-01T00:00:00Z}\nbase: &b {x: "1"}\ndata:\n  <<: *b\n  z: "2"\n', 's');
+    expect(d.objects[0]?.object).toMatchObject({ metadata: { creationTimestamp: '2024-01-01T00:00:00Z' }, data: { x: '1', z: '2' } });
+  });
+
+  it('reads plain scalars as OpenShift\'s and kubectl\'s YAML reader (YAML 1.1) did: a leading zero is octal, underscores are dropped, yes/no/on/off are booleans', () => {
+    const d = decodeDocuments([
+      'kind: ConfigMap',
+      'modes: {secret: 0400, script: 0755, plain: 420, octal: 0o644, hex: 0x1F, zero: 0, negative: -010, big: 1_000}',
+      'flags: [yes, No, on, OFF, y, n, true, False]',
+      'strings: ["0400", \'yes\', 08.5, 1.5e3, .inf, ~, 2024-01-01T00:00:00Z]',
+      '',
+    ].join('\n'), 'y.yaml');
+    expect(d.objects[0]?.object).toEqual({
+      kind: 'ConfigMap',
+      modes: { secret: 256, script: 493, plain: 420, octal: 420, hex: 31, zero: 0, negative: -8, big: 1000 },
+      flags: [true, false, true, false, true, false, true, false],
+      strings: ['0400', 'yes', 8.5, 1500, Infinity, null, '2024-01-01T00:00:00Z'],
+    });
   });
 
   it('refuses a YAML alias bomb and JSON nested past 100 levels as input problems, not an out-of-memory crash of dcctl', () => {

@@ -3,6 +3,8 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importObjects, type ImportInput } from '../../../src/import/pipeline.js';
+import { decodeDocuments } from '../../../src/import/parse.js';
+import { formatObjects } from '../../../src/import/report.js';
 import { ImportInputError, type ImportEntry, type ImportResult, type KubeObject } from '../../../src/import/types.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/import');
@@ -115,8 +117,8 @@ describe('import of other export shapes', () => {
     expect(entry(r, 'service/turbine-server').changes.join('\n')).not.toMatch(/twice/);
     expect(r.notes.join('\n')).not.toMatch(/twice/);
     // A duplicate outside every imported object (a Template's parameter) is a note of the import.
-    const t = importObjects([{ source: 't.yaml', text: 'apiVersion: template.openshift.io/v1\nkind: Template\nmetadata: {name: t}\nparameters:\n- name: A\n  value: x\n  value: y\nobjects:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {a: "${A}"}}\n' }], { params: new Map(), random: () => 0 });
-    expect(get(t.entries[0]?.object, 'data', 'a')).toBe('y');
+    const t = importObjects([{ source: 't.yaml', text: 'apiVersion: template.openshift.io/v1\nkind: Template\nmetadata: {name: t}\nparameters:\n- name: A\n  value: first\n  value: second\nobjects:\n- {apiVersion: v1, kind: ConfigMap, metadata: {name: c}, data: {a: "${A}"}}\n' }], { params: new Map(), random: () => 0 });
+    expect(get(t.entries[0]?.object, 'data', 'a')).toBe('second');
     expect(t.notes).toContain('t.yaml (document 1): parameters[0].value is written twice in one mapping (line 7, column 3): the later value is kept, as OpenShift\'s YAML reader did');
   });
 
@@ -150,6 +152,12 @@ describe('import of other export shapes', () => {
     expect(get(fluentd.object, 'spec', 'templateGeneration')).toBeUndefined();
     expect(entry(r, 'networkpolicy.networking.k8s.io/allow-same-namespace').object?.apiVersion).toBe('networking.k8s.io/v1');
     expect(entry(r, 'rolebinding.rbac.authorization.k8s.io/catalogue-view').object?.apiVersion).toBe('rbac.authorization.k8s.io/v1');
+  });
+
+  it('writes its YAML for readers of YAML 1.1 (kubectl, oc): strings that they would read as numbers or booleans are quoted', () => {
+    const out = formatObjects([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'no', b: 'on', c: '0400', d: '1_000', e: 'y' }, mode: 256 }], 'yaml');
+    expect(out).toContain("a: 'no'\n  b: 'on'\n  c: '0400'\n  d: '1_000'\n  e: 'y'\nmode: 256\n");
+    expect(decodeDocuments(out, 'out.yaml').objects[0]?.object).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'no', b: 'on', c: '0400', d: '1_000', e: 'y' }, mode: 256 });
   });
 
   it('reads concatenated JSON objects and keeps a headless Service headless', () => {
