@@ -7,6 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { loadYamlBounded, parseJsonBounded } from '../util/bounded-decode.js';
+import { yaml11Schema } from '../util/yaml11.js';
 import { Annotations, ApiVersion, Kind } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { fractionalQuantitiesAsStrings } from '../apis/quantities.js';
@@ -90,7 +91,8 @@ export function parseBody(ctx: HandlerContext, buf: Buffer): unknown {
   const type = (ctx.req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim();
   const text = buf.toString('utf8');
   try {
-    if (type === 'application/yaml' || type === 'application/apply-patch+yaml') return loadYamlBounded(text);
+    // Read as kube-apiserver reads YAML (YAML 1.1: `0400` is octal, timestamps stay strings).
+    if (type === 'application/yaml' || type === 'application/apply-patch+yaml') return loadYamlBounded(text, { schema: yaml11Schema });
     return parseJsonBounded(text);
   } catch (err) {
     throw badRequest(`the request body could not be decoded: ${(err as Error).message.split('\n')[0]}`);

@@ -7,7 +7,7 @@ import yaml from 'js-yaml';
 import { BoundedDecodeError, loadAllYamlBounded, parseJsonBounded } from '../util/bounded-decode.js';
 import { errorMessage } from '../util/error-message.js';
 import { isObject, type InputProblem, type KubeObject, type Origin } from './types.js';
-import { yaml11Schema } from './yaml11.js';
+import { yaml11Schema } from '../util/yaml11.js';
 
 // Scalars resolve as OpenShift's YAML reader resolved them (YAML 1.1: `0400` is octal, `yes` a
 // boolean); timestamps stay strings; merge keys (`<<: *anchor`) work (yaml11.ts).

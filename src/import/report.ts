@@ -5,7 +5,7 @@
 import yaml from 'js-yaml';
 import type { ApplyOutcome } from './apply.js';
 import { formatOrigin, type ImportEntry, type ImportResult, type KubeObject } from './types.js';
-import { yaml11Schema } from './yaml11.js';
+import { yaml11Schema } from '../util/yaml11.js';
 
 /** Human-readable report of what import did with every object. */
 export function formatReport(result: ImportResult, applied?: readonly ApplyOutcome[]): string {

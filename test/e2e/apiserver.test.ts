@@ -310,6 +310,23 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     expect(after.metadata.resourceVersion).toBe(before.metadata.resourceVersion);
   });
 
+  // kube-apiserver reads a YAML body as YAML 1.1 (sigs.k8s.io/yaml): a leading zero is octal.
+  it('a YAML apply body is read as kube-apiserver reads YAML: `defaultMode: 0400` is 256, `paused: no` false, a timestamp a string', async () => {
+    const body = [
+      'apiVersion: apps.openshift.io/v1', 'kind: DeploymentConfig', 'metadata: {name: yaml-modes}',
+      'spec:', '  replicas: 1', '  paused: no', '  selector: {app: yaml-modes}', '  template:',
+      '    metadata: {labels: {app: yaml-modes}, annotations: {built: 2024-01-01T00:00:00Z}}',
+      '    spec:', '      containers: [{name: app, image: registry.local/web:1}]',
+      '      volumes: [{name: s, secret: {secretName: s, defaultMode: 0400}}]', '',
+    ].join('\n');
+    const res = await raw('PATCH', `${dcPath('yaml-modes')}?fieldManager=e2e&dryRun=All`, { contentType: 'application/apply-patch+yaml', body });
+    expect(res.status).toBe(201);
+    const dc = res.json<DeploymentConfig>();
+    expect(dc.spec.template?.spec?.volumes).toEqual([{ name: 's', secret: { secretName: 's', defaultMode: 256 } }]);
+    expect(dc.spec.paused).toBe(false);
+    expect(dc.spec.template?.metadata?.annotations).toEqual({ built: '2024-01-01T00:00:00Z' });
+  });
+
   // `oc logs dc/x [--version=N] [-f] [--tail] [--timestamps] [--limit-bytes] [--since] [-p]`: oc GETs
   // the DC, then `deploymentConfigs/<name>/log` with the DeploymentLogOptions as query
   // parameters (oc pkg/cli/logs deployLogOptions, originpolymorphichelpers/deploymentconfigs

@@ -1,5 +1,6 @@
 /**
- * The YAML schema import reads with: plain scalars resolve as OpenShift's and kubectl's YAML reader
+ * The YAML schema for what users write (`dcctl import`'s input, YAML bodies sent to API mode's
+ * front): plain scalars resolve as OpenShift's, kubectl's and kube-apiserver's YAML reader
  * (go-yaml v2, YAML 1.1, through sigs.k8s.io/yaml) resolved them, not as YAML 1.2, which js-yaml
  * follows. What differs in real manifests:
  *
