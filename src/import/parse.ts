@@ -106,7 +106,8 @@ function loadYamlKeepingLaterDuplicates(text: string, options: yaml.LoadOptions)
   let probed: unknown[];
   for (;;) {
     try {
-      probed = yaml.loadAll(probe, undefined, options);
+      // Bounded like every load: the walk below would expand an alias bomb.
+      probed = loadAllYamlBounded(probe, options);
       break;
     } catch (err) {
       if (!isDuplicateKey(err) || found.length === MaxDuplicateKeys) throw err;
@@ -135,7 +136,6 @@ function loadYamlKeepingLaterDuplicates(text: string, options: yaml.LoadOptions)
   const duplicateKeys = found.map((f, n) => ({ ...(paths.get(n) ?? { document: 0, path: '' }), line: f.line + 1, column: f.column + 1 }));
   return { docs: loadAllYamlBounded(text, { ...options, json: true }), duplicateKeys };
 }
-
 
 /** `List`, `v1 List` and typed lists such as `DeploymentConfigList` are expanded into their items. */
 export function isListKind(obj: KubeObject): boolean {
