@@ -38,7 +38,7 @@ type ValidClass = Exclude<KindClass, { type: 'invalid' }>;
 export function importObjects(inputs: readonly ImportInput[], options: ImportOptions): ImportResult {
   const problems: InputProblem[] = [];
   const found: FoundObject[] = [];
-  const duplicates: (DuplicateKey & { source: string; claimed?: boolean })[] = [];
+  const duplicates: TrackedDuplicate[] = [];
   for (const input of inputs) {
     const d = decodeDocuments(input.text, input.source);
     found.push(...d.objects);
@@ -116,7 +116,7 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
   const entries = checked.map(({ c, cls, kind, name, generateName }) => toEntry(c, cls, kind, name, generateName, { streams, selectingServices, duplicates }));
   const notes: string[] = [];
   for (const d of duplicates) {
-    if (!d.claimed) notes.push(`${formatOrigin({ source: d.source, document: d.document, path: '' })}: ${d.path} is written twice in one mapping (line ${d.line}, column ${d.column}): the later value is kept, as OpenShift's YAML reader did`);
+    if (!d.claimed) notes.push(`${formatOrigin({ source: d.source, document: d.document, path: '' })}: ${duplicateKeyLine(d.path, d)}`);
   }
   if (entries.some((e) => e.kind === 'DeploymentConfig' && e.outcome !== 'skipped')) {
     notes.push('`kubectl get dc` shows the trigger types (ConfigChange,ImageChange) in TRIGGERED BY, not oc\'s config,image(name:tag) summary: read spec.triggers for the image triggers');
@@ -127,9 +127,14 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
 interface Scan {
   readonly streams: ReadonlySet<string>;
   readonly selectingServices: ReadonlySet<string>;
-  /** The duplicate keys of the inputs; each is reported by the object it is in, which claims it. */
-  readonly duplicates: (DuplicateKey & { readonly source: string; claimed?: boolean })[];
+  readonly duplicates: TrackedDuplicate[];
 }
+
+/** A duplicate key of an input; the object it is in reports it and claims it, the import reports the rest. */
+type TrackedDuplicate = DuplicateKey & { readonly source: string; claimed?: boolean };
+
+const duplicateKeyLine = (field: string, d: DuplicateKey): string =>
+  `${field} is written twice in one mapping (line ${d.line}, column ${d.column}): the later value is kept, as OpenShift's YAML reader did`;
 
 /** The duplicate keys inside the object found at `origin`, with their paths inside it. */
 function duplicatesIn(origin: ImportEntry['origin'], duplicates: Scan['duplicates']): string[] {
@@ -137,8 +142,7 @@ function duplicatesIn(origin: ImportEntry['origin'], duplicates: Scan['duplicate
     if (d.source !== origin.source || d.document !== origin.document) return [];
     if (origin.path !== '' && !(d.path.startsWith(`${origin.path}.`) || d.path.startsWith(`${origin.path}[`))) return [];
     d.claimed = true;
-    const field = d.path.slice(origin.path.length).replace(/^\./, '');
-    return [`${field} is written twice in one mapping (line ${d.line}, column ${d.column}): the later value is kept, as OpenShift's YAML reader did`];
+    return [duplicateKeyLine(d.path.slice(origin.path.length).replace(/^\./, ''), d)];
   });
 }
 
@@ -160,8 +164,7 @@ function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, gene
   entry.changes.push(...duplicatesIn(c.origin, scan.duplicates));
   const obj = structuredClone(original) as KubeObject;
   const meta = obj.metadata as Record<string, unknown>;
-  const converted = cls.type === 'kubernetes' && cls.convertedFrom !== undefined;
-  if (converted) entry.changes.push(...convertRemovedVersion(obj, cls.convertedFrom, kind, cls.apiVersion));
+  if (cls.type === 'kubernetes' && cls.convertedFrom !== undefined) entry.changes.push(...convertRemovedVersion(obj, cls.convertedFrom, kind, cls.apiVersion));
   const legacy = obj.apiVersion !== cls.apiVersion;
   if (legacy) {
     entry.changes.push(`apiVersion ${String(obj.apiVersion)} → ${cls.apiVersion} (the legacy group-less form cannot be routed to a CRD)`);
