@@ -150,8 +150,9 @@ ImageStreams (\`rollingParams:\` with nothing after it), which OpenShift read as
 where a DeploymentConfig takes a quantity (\`cpu: 0.5\` becomes "0.5"), which the CRD takes only as strings.
 YAML is read as kubectl and OpenShift read it (YAML 1.1: \`defaultMode: 0400\` is octal, \`yes\` a boolean); a YAML key
 written twice in one mapping keeps its later value, as OpenShift's YAML reader did, and is reported.
-Workloads of versions Kubernetes no longer serves (extensions/v1beta1 and apps/v1beta1 Deployments, StatefulSets,
-DaemonSets, rbac v1beta1 bindings, ...) are converted, writing out what the old version defaulted differently.
+Objects of versions Kubernetes no longer serves (extensions/v1beta1 and apps/v1beta1 Deployments, StatefulSets,
+DaemonSets and Ingresses, batch/v1beta1 CronJobs, policy/v1beta1 PDBs, autoscaling/v2beta1 HPAs, rbac v1beta1
+bindings, ...) are converted as the API server converted them, writing out what the old version meant differently.
 DeploymentConfigs and ImageStreams are checked against this project's CRD schemas; other kinds against the
 cluster's OpenAPI (read-only; skipped offline and with --dry-run=client). Objects with only
 metadata.generateName are created (not applied) by --apply.

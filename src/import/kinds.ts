@@ -33,14 +33,16 @@ legacy('user.openshift.io', ['Group', 'Identity', 'User', 'UserIdentityMapping']
 
 /** Kubernetes API versions removed from the API server, with what replaced them. */
 const removedVersions: Record<string, string> = {
-  // Deployments, DaemonSets, ReplicaSets and NetworkPolicies of these versions are converted
-  // (removed-versions.ts); what is left here has no conversion.
-  'extensions/v1beta1': 'networking.k8s.io/v1 (Ingress, whose backends changed shape); PodSecurityPolicy has no successor (use Pod Security Admission)',
+  // The workloads, Ingresses, CronJobs, disruption budgets, autoscalers, NetworkPolicies, RBAC,
+  // PriorityClasses and StorageClasses of these versions are converted (removed-versions.ts);
+  // what is left here has no conversion.
+  'extensions/v1beta1': 'Pod Security Admission for a PodSecurityPolicy, which has no successor',
   'apps/v1beta1': 'apps/v1',
   'apps/v1beta2': 'apps/v1',
   'networking.k8s.io/v1beta1': 'networking.k8s.io/v1',
   'batch/v1beta1': 'batch/v1',
-  'policy/v1beta1': 'policy/v1 (PodDisruptionBudget); PodSecurityPolicy has no successor (use Pod Security Admission)',
+  'policy/v1beta1': 'Pod Security Admission for a PodSecurityPolicy, which has no successor',
+  'batch/v2alpha1': 'batch/v1 (a batch/v2alpha1 CronJob kept every finished Job: set successfulJobsHistoryLimit and failedJobsHistoryLimit)',
   'rbac.authorization.k8s.io/v1beta1': 'rbac.authorization.k8s.io/v1',
   'rbac.authorization.k8s.io/v1alpha1': 'rbac.authorization.k8s.io/v1',
   'apiextensions.k8s.io/v1beta1': 'apiextensions.k8s.io/v1',

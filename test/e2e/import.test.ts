@@ -92,7 +92,7 @@ describe('dcctl import on the local control plane', () => {
   it('bad input fails before contacting the cluster', async () => {
     for (const [f, msg] of [
       ['bad/unparseable.yaml', /cannot parse YAML at line 11/],
-      ['bad/unknown-apiversion.yaml', /apiVersion "extensions\/v1beta1" \(kind Ingress\) is no longer served/],
+      ['bad/unknown-apiversion.yaml', /apiVersion "policy\/v1beta1" \(kind PodSecurityPolicy\) is no longer served/],
       ['bad/missing-required.yaml', /parameter APP_DOMAIN is required and must be specified/],
     ] as const) {
       const r = await dcctl(['import', '-f', fx(f), '--apply', '-n', ns]);
@@ -416,6 +416,43 @@ spec:
       return (d.status?.availableReplicas ?? 0) === 2;
     }, { timeoutMs: 60_000 });
   }, 90_000);
+
+  it('an OpenShift 4.8-era project in versions Kubernetes no longer serves (v1beta1 Ingresses, CronJob and PDBs, autoscaling/v2beta1): --apply converts them as kube-apiserver did; the empty-selector PDB still protects no pod and the autoscaler reads its DC', async () => {
+    // As exported, the objects are refused: the versions are gone.
+    expect(() => kubectl(['create', '--dry-run=server', '-n', compat, '-f', fx('openshift4-removed-versions.yaml')])).toThrow(/no matches for kind "Ingress" in version "extensions\/v1beta1"/);
+    const r = await dcctl(['import', '-f', fx('openshift4-removed-versions.yaml'), '--apply', '-n', compat]);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n').sort()).toEqual([
+      'cronjob.batch/storefront-cleanup serverside-applied', 'deploymentconfig.apps.openshift.io/storefront serverside-applied',
+      'deploymentconfig.apps.openshift.io/storefront-worker serverside-applied', 'horizontalpodautoscaler.autoscaling/storefront serverside-applied',
+      'horizontalpodautoscaler.autoscaling/storefront-memory serverside-applied', 'ingress.networking.k8s.io/storefront serverside-applied',
+      'ingress.networking.k8s.io/storefront-admin serverside-applied', 'poddisruptionbudget.policy/placeholder serverside-applied',
+      'poddisruptionbudget.policy/storefront serverside-applied', 'service/storefront serverside-applied',
+    ]);
+    expect(rel(r.stderr)).toContain("    changed: spec.backend → spec.defaultBackend, serviceName/servicePort → service.name/service.port (networking.k8s.io/v1's shape)\n");
+    const stored = (kind: string, name: string) => JSON.parse(kubectl(['get', kind, name, '-n', compat, '-o', 'json'])) as Record<string, any>;
+    const ingress = stored('ingress.networking.k8s.io', 'storefront');
+    expect(ingress.spec.defaultBackend).toEqual({ service: { name: 'storefront', port: { number: 8080 } } });
+    expect(ingress.spec.rules[0].http.paths[0]).toEqual({ path: '/', pathType: 'ImplementationSpecific', backend: { service: { name: 'storefront', port: { name: 'http' } } } });
+    expect(stored('cronjob.batch', 'storefront-cleanup').spec).toMatchObject({ schedule: '15 3 * * *', concurrencyPolicy: 'Forbid', successfulJobsHistoryLimit: 3 });
+
+    // policy/v1beta1's `selector: {}` selected no pod; stored as `{}` in policy/v1 it would select
+    // every pod and, at maxUnavailable 0, refuse every eviction in the namespace.
+    const rc = await new DcClient(compat).waitForPhase('storefront-worker-1', ['Complete', 'Failed'], 90_000);
+    expect(phase(rc)).toBe('Complete');
+    const pods = await core.listNamespacedPod({ namespace: compat, labelSelector: 'deployment=storefront-worker-1' });
+    expect(pods.items).toHaveLength(1);
+    const pod = pods.items[0]!.metadata!.name!;
+    await core.createNamespacedPodEviction({ name: pod, namespace: compat, body: { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: pod, namespace: compat } } });
+    await waitFor('the evicted pod to go', async () => !(await exists(core.readNamespacedPod({ name: pod, namespace: compat }))), { timeoutMs: 30_000 });
+
+    // The v2beta1 autoscaler, converted and retargeted to the DC's group, reads the DC's scale.
+    await waitFor('the converted autoscaler to read its DC\'s scale', () => {
+      const conditions = (stored('horizontalpodautoscaler.autoscaling', 'storefront').status?.conditions ?? []) as { type: string; status: string; reason: string }[];
+      return conditions.some((c) => c.type === 'AbleToScale' && c.status === 'True' && c.reason === 'SucceededGetScale');
+    }, { timeoutMs: 60_000 });
+    expect(stored('horizontalpodautoscaler.autoscaling', 'storefront').spec.metrics[0]).toEqual({ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 75 } } });
+  }, 120_000);
 
   it('plain scalars are read as kubectl reads them (YAML 1.1): `defaultMode: 0400` is 256, not 400, and the import\'s output reads back the same', async () => {
     const viaKubectl = JSON.parse(kubectl(['create', '--dry-run=server', '-n', compat, '-f', fx('yaml11-scalars.yaml'), '-o', 'json'])) as Record<string, any>;

@@ -60,7 +60,7 @@ describe('dcctl import (command)', () => {
     const h2 = harness();
     expect(await runImport(opts({ files: [fx('bad/unknown-apiversion.yaml'), fx('bad/missing-required.yaml')] }), h2.deps)).toBe(1);
     expect(h2.err().split('\n').filter((l) => l.startsWith('error: '))).toEqual([
-      expect.stringMatching(/unknown-apiversion.yaml \(document 2\): apiVersion "extensions\/v1beta1"/),
+      expect.stringMatching(/unknown-apiversion.yaml \(document 2\): apiVersion "policy\/v1beta1" \(kind PodSecurityPolicy\)/),
       expect.stringMatching(/unknown-apiversion.yaml \(document 3\): unknown kind Frobnicator/),
       expect.stringMatching(/missing-required.yaml \(document 1, parameters\[0\]\): Template "needs-domain": parameter APP_DOMAIN is required/),
       'error: the input was not imported: nothing was printed or applied',

@@ -4,6 +4,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { importObjects, type ImportInput } from '../../../src/import/pipeline.js';
 import { decodeDocuments } from '../../../src/import/parse.js';
+import { classify } from '../../../src/import/kinds.js';
+import { convertRemovedVersion, replacementVersion } from '../../../src/import/removed-versions.js';
 import { formatObjects } from '../../../src/import/report.js';
 import { ImportInputError, type ImportEntry, type ImportResult, type KubeObject } from '../../../src/import/types.js';
 
@@ -154,6 +156,97 @@ describe('import of other export shapes', () => {
     expect(entry(r, 'rolebinding.rbac.authorization.k8s.io/catalogue-view').object?.apiVersion).toBe('rbac.authorization.k8s.io/v1');
   });
 
+  it('converts the Ingresses, CronJob, disruption budgets and autoscalers of an OpenShift 4.8-era export as kube-apiserver did while it served both versions', () => {
+    const r = run(['openshift4-removed-versions.yaml']);
+    expect(r.entries.map((e) => [e.ref, e.outcome])).toEqual([
+      ['deploymentconfig.apps.openshift.io/storefront', 'changed'], ['deploymentconfig.apps.openshift.io/storefront-worker', 'changed'], ['service/storefront', 'imported'],
+      ['ingress.networking.k8s.io/storefront', 'changed'], ['ingress.networking.k8s.io/storefront-admin', 'changed'],
+      ['cronjob.batch/storefront-cleanup', 'changed'], ['poddisruptionbudget.policy/storefront', 'changed'], ['poddisruptionbudget.policy/placeholder', 'changed'],
+      ['horizontalpodautoscaler.autoscaling/storefront', 'changed'], ['horizontalpodautoscaler.autoscaling/storefront-memory', 'changed'],
+    ]);
+    const storefront = entry(r, 'ingress.networking.k8s.io/storefront');
+    expect(storefront.object).toEqual({
+      apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'storefront', annotations: { 'kubernetes.io/ingress.class': 'nginx' } },
+      spec: {
+        defaultBackend: { service: { name: 'storefront', port: { number: 8080 } } },
+        rules: [{ host: 'storefront.example.com', http: { paths: [{ path: '/', pathType: 'ImplementationSpecific', backend: { service: { name: 'storefront', port: { name: 'http' } } } }] } }],
+      },
+    });
+    expect(storefront.changes).toEqual([
+      'apiVersion extensions/v1beta1 → networking.k8s.io/v1 (Kubernetes no longer serves extensions/v1beta1)',
+      'spec.backend → spec.defaultBackend, serviceName/servicePort → service.name/service.port (networking.k8s.io/v1\'s shape)',
+      '1 path backend: serviceName/servicePort → service.name/service.port (networking.k8s.io/v1\'s shape)',
+      'spec.rules[0].http.paths[0]: pathType ImplementationSpecific (v1beta1\'s default for a path without a type; networking.k8s.io/v1 requires one)',
+    ]);
+    const admin = entry(r, 'ingress.networking.k8s.io/storefront-admin');
+    expect(get(admin.object, 'spec', 'rules', 0, 'http', 'paths')).toEqual([
+      { path: '/admin', pathType: 'Prefix', backend: { service: { name: 'storefront', port: { number: 8080 } } } },
+      { path: '/metrics', pathType: 'ImplementationSpecific', backend: { service: { name: 'storefront', port: { number: 8080 } } } },
+    ]);
+    expect(get(admin.object, 'spec', 'tls')).toEqual([{ hosts: ['admin.storefront.example.com'], secretName: 'storefront-admin-tls' }]);
+    expect(admin.changes.slice(1)).toEqual([
+      '2 path backends: serviceName/servicePort → service.name/service.port (networking.k8s.io/v1\'s shape)',
+      'spec.rules[0].http.paths[1]: pathType ImplementationSpecific (v1beta1\'s default for a path without a type; networking.k8s.io/v1 requires one)',
+    ]);
+    expect(entry(r, 'cronjob.batch/storefront-cleanup').changes).toEqual(['apiVersion batch/v1beta1 → batch/v1 (Kubernetes no longer serves batch/v1beta1)']);
+    expect(entry(r, 'poddisruptionbudget.policy/storefront').object?.['spec']).toEqual({ minAvailable: 1, selector: { matchLabels: { app: 'storefront' } } });
+    const placeholder = entry(r, 'poddisruptionbudget.policy/placeholder');
+    expect(placeholder.object?.['spec']).toEqual({ maxUnavailable: 0, selector: { matchExpressions: [{ key: 'pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match', operator: 'Exists' }] } });
+    expect(placeholder.changes[1]).toMatch(/^spec.selector \{\} → a selector that matches no pod/);
+    const hpa = entry(r, 'horizontalpodautoscaler.autoscaling/storefront');
+    expect(hpa.object?.['spec']).toEqual({
+      scaleTargetRef: { apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', name: 'storefront' }, minReplicas: 1, maxReplicas: 4,
+      metrics: [
+        { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 75 } } },
+        { type: 'Pods', pods: { metric: { name: 'http_requests' }, target: { type: 'AverageValue', averageValue: '50' } } },
+      ],
+    });
+    expect(hpa.changes).toEqual([
+      'apiVersion autoscaling/v2beta1 → autoscaling/v2 (Kubernetes no longer serves autoscaling/v2beta1)',
+      'spec.metrics[0], spec.metrics[1]: metric targets in autoscaling/v2\'s shape (target.type and its value, metric.name; kube-apiserver converted them so)',
+      'spec.scaleTargetRef.apiVersion v1 → apps.openshift.io/v1 (OpenShift\'s autoscaler resolved a DeploymentConfig without an API group; Kubernetes needs the group)',
+    ]);
+    const memory = entry(r, 'horizontalpodautoscaler.autoscaling/storefront-memory');
+    expect(memory.changes).toEqual(['apiVersion autoscaling/v2beta2 → autoscaling/v2 (Kubernetes no longer serves autoscaling/v2beta2)']);
+    expect(get(memory.object, 'spec', 'metrics')).toEqual([{ type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '512Mi' } } }]);
+  });
+
+  it('converts the rarer shapes of removed versions: v2beta1 Object, External and ContainerResource metrics, a PDB selecting every pod, cluster-scoped classes', () => {
+    const convert = (obj: KubeObject, from: string, kind: string) => {
+      const to = replacementVersion(from, kind);
+      if (!to) throw new Error(`no conversion for ${from} ${kind}`);
+      return { changes: convertRemovedVersion(obj, from, kind, to), obj };
+    };
+    const hpa = convert({ apiVersion: 'autoscaling/v2beta1', kind: 'HorizontalPodAutoscaler', spec: { metrics: [
+      { type: 'Object', object: { target: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', name: 'main' }, metricName: 'requests', targetValue: '2k' } },
+      { type: 'Object', object: { target: { kind: 'Service', name: 'web' }, metricName: 'rps', targetValue: '0', averageValue: '10', selector: { matchLabels: { a: 'b' } } } },
+      { type: 'External', external: { metricName: 'queue', metricSelector: { matchLabels: { q: 'jobs' } }, targetValue: '30' } },
+      { type: 'External', external: { metricName: 'queue', targetAverageValue: '5' } },
+      { type: 'ContainerResource', containerResource: { name: 'cpu', container: 'app', targetAverageValue: '200m' } },
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } },
+    ] } }, 'autoscaling/v2beta1', 'HorizontalPodAutoscaler');
+    expect(get(hpa.obj, 'spec', 'metrics')).toEqual([
+      { type: 'Object', object: { describedObject: { apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', name: 'main' }, metric: { name: 'requests' }, target: { type: 'Value', value: '2k' } } },
+      { type: 'Object', object: { describedObject: { kind: 'Service', name: 'web' }, metric: { name: 'rps', selector: { matchLabels: { a: 'b' } } }, target: { type: 'AverageValue', averageValue: '10' } } },
+      { type: 'External', external: { metric: { name: 'queue', selector: { matchLabels: { q: 'jobs' } } }, target: { type: 'Value', value: '30' } } },
+      { type: 'External', external: { metric: { name: 'queue' }, target: { type: 'AverageValue', averageValue: '5' } } },
+      { type: 'ContainerResource', containerResource: { name: 'cpu', container: 'app', target: { type: 'AverageValue', averageValue: '200m' } } },
+      // Already in the new shape (written for a later version): left alone.
+      { type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } },
+    ]);
+    expect(hpa.changes[1]).toMatch(/^spec.metrics\[0\], spec.metrics\[1\], spec.metrics\[2\], spec.metrics\[3\], spec.metrics\[4\]: /);
+    const all = convert({ apiVersion: 'policy/v1beta1', kind: 'PodDisruptionBudget', spec: { minAvailable: 1, selector: { matchExpressions: [{ key: 'pdb.kubernetes.io/deprecated-v1beta1-empty-selector-match', operator: 'DoesNotExist' }] } } }, 'policy/v1beta1', 'PodDisruptionBudget');
+    expect(all.obj['spec']).toEqual({ minAvailable: 1, selector: {} });
+    const none = convert({ apiVersion: 'policy/v1beta1', kind: 'PodDisruptionBudget', spec: { minAvailable: 1, selector: { matchLabels: {}, matchExpressions: [] } } }, 'policy/v1beta1', 'PodDisruptionBudget');
+    expect(get(none.obj, 'spec', 'selector', 'matchExpressions', 0, 'operator')).toBe('Exists');
+    // Only a selector present and empty selected nothing; without one, both versions select no pod.
+    expect(convert({ apiVersion: 'policy/v1beta1', kind: 'PodDisruptionBudget', spec: { minAvailable: 1 } }, 'policy/v1beta1', 'PodDisruptionBudget').changes).toHaveLength(1);
+    for (const [from, kind, to] of [['networking.k8s.io/v1beta1', 'IngressClass', 'networking.k8s.io/v1'], ['scheduling.k8s.io/v1beta1', 'PriorityClass', 'scheduling.k8s.io/v1'], ['storage.k8s.io/v1beta1', 'StorageClass', 'storage.k8s.io/v1']] as const) {
+      expect(classify(from, kind)).toEqual({ type: 'kubernetes', apiVersion: to, convertedFrom: from });
+    }
+    expect(classify('batch/v2alpha1', 'CronJob')).toEqual({ type: 'invalid', message: expect.stringMatching(/batch\/v2alpha1 CronJob kept every finished Job/) });
+  });
+
   it('writes its YAML for readers of YAML 1.1 (kubectl, oc): strings that they would read as numbers or booleans are quoted', () => {
     const out = formatObjects([{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { a: 'no', b: 'on', c: '0400', d: '1_000', e: 'y' }, mode: 256 }], 'yaml');
     expect(out).toContain("a: 'no'\n  b: 'on'\n  c: '0400'\n  d: '1_000'\n  e: 'y'\nmode: 256\n");
@@ -183,7 +276,7 @@ describe('bad input stops the import and names the problem', () => {
 
   it('unknown and removed apiVersions, every one of them', () => {
     expect(problemsOf(() => run(['bad/unknown-apiversion.yaml']))).toEqual([
-      expect.stringMatching(/apiVersion "extensions\/v1beta1" \(kind Ingress\) is no longer served by Kubernetes; use networking.k8s.io\/v1 \(Ingress/),
+      'apiVersion "policy/v1beta1" (kind PodSecurityPolicy) is no longer served by Kubernetes; use Pod Security Admission for a PodSecurityPolicy, which has no successor',
       expect.stringMatching(/unknown kind Frobnicator for apiVersion v1/),
     ]);
   });
