@@ -7,9 +7,50 @@
  * (docs/design.md §7.1).
  *
  * Null elements of a list are kept: Go reads them as zero values, not as absent items, and
- * validation judges those.
+ * validation judges those. So are null values in a map of strings (`labels: {tier: }`), which Go
+ * reads as "": every reader makes them "" (a label `tier=""` on the pods, a `nodeSelector` that
+ * asks for `disk=""`), where dropping the key would change what the DC means, and could empty a
+ * selector.
  */
 import { isObject } from '../util/is-object.js';
+import { DcSpecStringMaps } from './string-maps.generated.js';
+
+/** Where a schema holds maps of strings: 1 at such a map; `p` properties, `i` list items, `a` map values. */
+export type StringMapNode = 1 | {
+  readonly p?: Readonly<Record<string, StringMapNode>>;
+  readonly i?: StringMapNode;
+  readonly a?: StringMapNode;
+};
+
+/**
+ * `value` with every null value of the maps of strings that `node` marks as "", at any depth; the
+ * same reference when there is none. Values of other types are left alone.
+ */
+export function withEmptyStringsForNullMapValues<T>(value: T, node: StringMapNode): T {
+  if (Array.isArray(value)) {
+    if (node === 1 || node.i === undefined) return value;
+    const items = node.i;
+    let out: unknown[] | undefined;
+    value.forEach((item: unknown, i) => {
+      const kept = withEmptyStringsForNullMapValues(item, items);
+      if (kept !== item) (out ??= [...value])[i] = kept;
+    });
+    return (out ?? value) as T;
+  }
+  if (!isObject(value)) return value;
+  let out: Record<string, unknown> | undefined;
+  for (const [key, field] of Object.entries(value)) {
+    if (node === 1) {
+      if (field === null) (out ??= { ...value })[key] = '';
+      continue;
+    }
+    const child = node.p !== undefined ? node.p[key] : node.a;
+    if (child === undefined) continue;
+    const kept = withEmptyStringsForNullMapValues(field, child);
+    if (kept !== field) (out ??= { ...value })[key] = kept;
+  }
+  return (out ?? value) as T;
+}
 
 /** `value` without null-valued object fields, at any depth; the same reference when it has none. */
 export function withoutNullFields<T>(value: T): T {
@@ -35,9 +76,20 @@ export function withoutNullFields<T>(value: T): T {
   return (out ?? value) as T;
 }
 
-/** `dc` with the null fields of its spec dropped; the same reference when there are none. */
+/**
+ * A DC's spec as OpenShift read it: null fields dropped, null values of its maps of strings "";
+ * the same reference when there are none.
+ */
+export function dcSpecWithoutNulls<T>(spec: T): T {
+  return withoutNullFields(withEmptyStringsForNullMapValues(spec, DcSpecStringMaps));
+}
+
+/**
+ * `dc` with the null fields of its spec dropped and the null values of its maps of strings made "";
+ * the same reference when there are none.
+ */
 export function specWithoutNulls<T extends { spec?: unknown }>(dc: T): T {
   if (!isObject(dc) || !isObject(dc.spec)) return dc;
-  const spec = withoutNullFields(dc.spec);
+  const spec = dcSpecWithoutNulls(dc.spec);
   return spec === dc.spec ? dc : { ...dc, spec };
 }

@@ -13,7 +13,7 @@ import type { V1ReplicationController } from '@kubernetes/client-node';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ApiVersion, Group, Kind, Labels, Plural, Version } from '../apis/constants.js';
 import type { DeploymentConfig, DeploymentConfigStatus } from '../apis/deploymentconfig.js';
-import { withoutNullFields } from '../apis/nulls.js';
+import { dcSpecWithoutNulls } from '../apis/nulls.js';
 import { StorageGroup } from '../apis/storage.js';
 import { ApiStatusError } from './status.js';
 import type { UserStorage } from './storage.js';
@@ -96,7 +96,7 @@ export function copyForTarget(dc: DeploymentConfig, targetGroup: string): Deploy
       ...(m.labels ? { labels: m.labels } : {}),
       annotations: { ...(m.annotations ?? {}), [MigratedFromUid]: m.uid ?? '' },
     },
-    spec: withoutNullFields(dc.spec),
+    spec: dcSpecWithoutNulls(dc.spec),
   };
 }
 

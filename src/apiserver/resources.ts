@@ -11,7 +11,7 @@ import { yaml11Schema } from '../util/yaml11.js';
 import { Annotations, ApiVersion, Kind } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { fractionalQuantitiesAsStrings } from '../apis/quantities.js';
-import { specWithoutNulls, withoutNullFields } from '../apis/nulls.js';
+import { dcSpecWithoutNulls, specWithoutNulls } from '../apis/nulls.js';
 import { toPublicApiVersion, toStorageApiVersion } from '../apis/storage.js';
 import { applyDefaults } from '../apps/defaults.js';
 import { applyPatch, patchKind, PatchTooLargeError } from './patch.js';
@@ -356,7 +356,7 @@ async function forwardApply(ctx: HandlerContext, raw: Buffer): Promise<void> {
   let stored = applied.body;
   const defaultedSpec = (dc: DeploymentConfig) => applyDefaults(dc).spec;
   // Nulls the apply left are not worth a write: no reader sees them (publicDc, src/apis/nulls.ts).
-  const needsDefaults = (dc: DeploymentConfig) => !isDeepStrictEqual(defaultedSpec(dc), withoutNullFields(dc.spec));
+  const needsDefaults = (dc: DeploymentConfig) => !isDeepStrictEqual(defaultedSpec(dc), dcSpecWithoutNulls(dc.spec));
   if (!needsDefaults(stored)) {
     writeDc(ctx, applied.status, stored);
     return;

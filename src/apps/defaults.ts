@@ -4,7 +4,7 @@
  * controller applies these whenever it reads a DC; the result is what OpenShift would have stored.
  */
 import { Defaults } from '../apis/constants.js';
-import { withoutNullFields } from '../apis/nulls.js';
+import { dcSpecWithoutNulls } from '../apis/nulls.js';
 import type {
   DeploymentConfig, DeploymentStrategy, IntOrString, LifecycleHook, RollingDeploymentStrategyParams,
 } from '../apis/deploymentconfig.js';
@@ -65,8 +65,9 @@ export function applyDefaults(input: DeploymentConfig): DeploymentConfig {
  * decoded from an RC's encoded config (a deep copy of that costs as much as the decoding).
  */
 export function defaultInPlace(dc: DeploymentConfig): DeploymentConfig {
-  // OpenShift stored no null field: its decoder read one as absent (src/apis/nulls.ts).
-  dc.spec = withoutNullFields(dc.spec ?? {});
+  // OpenShift stored no null field: its decoder read one as absent, and a null in a map of
+  // strings as "" (src/apis/nulls.ts).
+  dc.spec = dcSpecWithoutNulls(dc.spec ?? {});
   const spec = dc.spec;
 
   for (const trigger of spec.triggers ?? []) {

@@ -471,6 +471,26 @@ spec:
     expect(applied.spec.template.spec.containers[0].env).toEqual([{ name: 'DEBUG', value: 'no' }]);
   });
 
+  it('null values in maps of strings (Helm\'s `tier: {{ .Values.tier }}` unset), applied server-side: the RC and its pods get "" as on OpenShift', async () => {
+    const manifest = [
+      'apiVersion: apps.openshift.io/v1', 'kind: DeploymentConfig', 'metadata:', '  name: helm-nulls', 'spec:', '  replicas: 1',
+      '  selector:', '    app: helm-nulls', '    tier:', '  template:', '    metadata:', '      labels:', '        app: helm-nulls', '        tier:',
+      '      annotations:', '        commit:', '    spec:', '      containers:', '      - name: c', '        image: busybox', '',
+    ].join('\n');
+    kubectl(['apply', '--server-side', '--field-manager=helm', '-n', compat, '-f', '-'], manifest);
+    const rc = await new DcClient(compat).waitForPhase('helm-nulls-1', ['Complete', 'Failed'], 90_000);
+    expect(phase(rc)).toBe('Complete');
+    expect(rc.spec?.selector).toEqual({ app: 'helm-nulls', tier: '', deployment: 'helm-nulls-1', deploymentconfig: 'helm-nulls' });
+    expect(rc.spec?.template?.metadata?.labels).toMatchObject({ app: 'helm-nulls', tier: '' });
+    expect(rc.spec?.template?.metadata?.annotations).toMatchObject({ commit: '' });
+    const pods = await core.listNamespacedPod({ namespace: compat, labelSelector: 'deployment=helm-nulls-1' });
+    expect(pods.items.map((p) => p.metadata?.labels?.['tier'])).toEqual(['']);
+    // Re-applying the same manifest starts no rollout: "" and the stored null are the same template.
+    kubectl(['apply', '--server-side', '--field-manager=helm', '-n', compat, '-f', '-'], manifest);
+    await new Promise((r) => setTimeout(r, 3000));
+    expect(await exists(core.readNamespacedReplicationController({ name: 'helm-nulls-2', namespace: compat }))).toBe(false);
+  }, 120_000);
+
   it('DCs the CRD used to refuse apply unchanged with kubectl apply and roll out; a Manual trigger never fires', async () => {
     const valid = (f: string) => path.join(repoDir, 'test/fixtures/valid-dcs', f);
     const long = 'inventory-reconciliation-service-for-warehouse-management-eu-01';

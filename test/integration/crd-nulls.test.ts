@@ -122,6 +122,36 @@ describe('a server-side apply that empties an object to {}', () => {
   });
 });
 
+describe('a null value in a map of strings (`labels: {tier: }`, Helm\'s `key: {{ .Values.x }}` unset)', () => {
+  const body = (name: string) => ({
+    apiVersion: `${group}/${version}`, kind: 'DeploymentConfig', metadata: { name, namespace },
+    spec: {
+      replicas: 1, selector: { app: name, tier: null },
+      strategy: { type: 'Rolling', labels: { owner: null } },
+      template: {
+        metadata: { labels: { app: name, tier: '' }, annotations: { note: null } },
+        spec: { nodeSelector: { disk: null }, containers: [{ name: 'c', image: 'busybox' }] },
+      },
+    },
+  });
+  it('is accepted by a server-side apply and a create, as OpenShift read it ("", which the selector rule reads it as), and stored as sent', async () => {
+    const applied = await custom.patchNamespacedCustomObject(
+      { group, version, namespace, plural, name: 'null-values', body: body('null-values'), fieldManager: 'helm' },
+      setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+    ) as DeploymentConfig;
+    expect(applied.spec.template?.metadata?.annotations).toEqual({ note: null });
+    const created = await custom.createNamespacedCustomObject({ group, version, namespace, plural, body: body('null-values-created') }) as DeploymentConfig;
+    // Not pruned: pruned, the pods would lack a label and the selector a key OpenShift gave them.
+    expect(created.spec.selector).toEqual({ app: 'null-values-created', tier: null });
+    expect(created.spec.template?.spec?.nodeSelector).toEqual({ disk: null });
+  });
+  it('still refuses a selector that the template\'s labels do not match, naming the field', async () => {
+    const mismatched = body('null-mismatch');
+    mismatched.spec.template.metadata.labels.tier = 'web';
+    expect(await applyAnswer(mismatched as unknown as DeploymentConfig)).toMatch(/^422: .*spec.template.metadata.labels: Invalid value: .*`selector` does not match template `labels`/);
+  });
+});
+
 describe('`replicas:` with no value (Helm\'s `replicas: {{ .Values.replicas }}` unset), applied server-side', () => {
   it('is stored as 0, as OpenShift read it, and the scale subresource and a later scale work', async () => {
     const body = {
@@ -147,12 +177,12 @@ describe('an ImageStream with null fields, applied server-side', () => {
     setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
   ) as Promise<{ spec?: { tags?: unknown[] } }>;
 
-  it('is accepted where OpenShift read the null as absent (`tags:`, a tag\'s `from:`, `from.namespace:`), and an unknown from.kind is still refused at the field', async () => {
+  it('is accepted where OpenShift read the null as absent (`tags:`, a tag\'s `from:`, `from.namespace:`) or as "" (an annotation value), and an unknown from.kind is still refused at the field', async () => {
     await expect(apply('no-tags', { dockerImageRepository: null, tags: null })).resolves.toBeDefined();
     const stream = await apply('null-tag-fields', {
       tags: [
         { name: 'empty', from: null, reference: null, annotations: null },
-        { name: 'local', from: { kind: 'ImageStreamTag', name: 'empty', namespace: null } },
+        { name: 'local', from: { kind: 'ImageStreamTag', name: 'empty', namespace: null }, annotations: { description: null } },
       ],
     });
     expect(stream.spec?.tags).toHaveLength(2);

@@ -40,3 +40,42 @@ describe('specWithoutNulls', () => {
     expect(specWithoutNulls(clean)).toBe(clean);
   });
 });
+
+describe('null values in maps of strings (`labels: {tier: }`, Helm\'s `key: {{ .Values.x }}` unset)', () => {
+  it('read as "", as OpenShift\'s decoder read them, wherever the DC holds a map of strings; other nulls are dropped', () => {
+    const dc = {
+      metadata: { name: 'a' },
+      spec: {
+        selector: { app: 'a', tier: null },
+        strategy: { labels: { x: null }, annotations: { y: null }, rollingParams: null },
+        template: {
+          metadata: { labels: { app: 'a', tier: null }, annotations: { note: null } },
+          spec: {
+            nodeSelector: { disk: null },
+            containers: [{ name: 'c', env: null, resources: { limits: { cpu: null } } }],
+            volumes: [{ name: 'v', csi: { driver: 'd', volumeAttributes: { k: null } } }],
+            affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 't', labelSelector: { matchLabels: { a: null } } }] } },
+          },
+        },
+      },
+    } as unknown as DeploymentConfig;
+    const copy = structuredClone(dc);
+    expect(specWithoutNulls(dc).spec).toEqual({
+      selector: { app: 'a', tier: '' },
+      strategy: { labels: { x: '' }, annotations: { y: '' } },
+      template: {
+        metadata: { labels: { app: 'a', tier: '' }, annotations: { note: '' } },
+        spec: {
+          nodeSelector: { disk: '' },
+          // A null Quantity is not a map of strings: it is dropped, for the server to judge the rest.
+          containers: [{ name: 'c', resources: { limits: {} } }],
+          volumes: [{ name: 'v', csi: { driver: 'd', volumeAttributes: { k: '' } } }],
+          affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 't', labelSelector: { matchLabels: { a: '' } } }] } },
+        },
+      },
+    });
+    expect(dc).toEqual(copy);
+    const clean = { metadata: { name: 'a' }, spec: { selector: { app: 'a' }, template: { metadata: { labels: { app: 'a' } } } } } as unknown as DeploymentConfig;
+    expect(specWithoutNulls(clean)).toBe(clean);
+  });
+});
