@@ -619,39 +619,28 @@ function upstreamSkeleton(name) {
 // same p/i/a shape down to them; undefined where there are none. A CRD takes a Quantity only as an
 // integer or a string, where OpenShift's decoder also read a JSON number such as `cpu: 0.5`.
 const isQuantity = (n) => n['x-kubernetes-int-or-string'] === true && n.pattern === QUANTITY_PATTERN;
-function quantitySkeleton(n) {
-  if (isQuantity(n)) return 1;
+// The p/i/a shape down to the nodes `isLeaf` marks, 1 at each; undefined where there are none.
+function leafSkeleton(n, isLeaf) {
+  if (isLeaf(n)) return 1;
   const out = {};
   for (const [k, v] of Object.entries(n.properties ?? {})) {
-    const q = quantitySkeleton(v);
+    const q = leafSkeleton(v, isLeaf);
     if (q !== undefined) (out.p ??= {})[k] = q;
   }
-  if (n.items) { const q = quantitySkeleton(n.items); if (q !== undefined) out.i = q; }
+  if (n.items) { const q = leafSkeleton(n.items, isLeaf); if (q !== undefined) out.i = q; }
   if (n.additionalProperties && typeof n.additionalProperties === 'object') {
-    const q = quantitySkeleton(n.additionalProperties);
+    const q = leafSkeleton(n.additionalProperties, isLeaf);
     if (q !== undefined) out.a = q;
   }
   return Object.keys(out).length > 0 ? out : undefined;
 }
+const quantitySkeleton = (n) => leafSkeleton(n, isQuantity);
 // Where a schema holds maps of strings (labels, annotations, selectors, nodeSelector, volume
 // attributes): 1 at such a map, else the same p/i/a shape down to them.
 function isStringMap(n) {
   return n.type === 'object' && !n.properties && typeof n.additionalProperties === 'object' && n.additionalProperties.type === 'string';
 }
-function stringMapSkeleton(n) {
-  if (isStringMap(n)) return 1;
-  const out = {};
-  for (const [k, v] of Object.entries(n.properties ?? {})) {
-    const m = stringMapSkeleton(v);
-    if (m !== undefined) (out.p ??= {})[k] = m;
-  }
-  if (n.items) { const m = stringMapSkeleton(n.items); if (m !== undefined) out.i = m; }
-  if (n.additionalProperties && typeof n.additionalProperties === 'object') {
-    const m = stringMapSkeleton(n.additionalProperties);
-    if (m !== undefined) out.a = m;
-  }
-  return Object.keys(out).length > 0 ? out : undefined;
-}
+const stringMapSkeleton = (n) => leafSkeleton(n, isStringMap);
 function rootSkeleton(def) {
   const s = skeleton(def.spec.versions[0].schema.openAPIV3Schema);
   // A custom resource's metadata is ObjectMeta, whatever the schema says.

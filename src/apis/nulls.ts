@@ -7,10 +7,10 @@
  * (docs/design.md §7.1).
  *
  * Null elements of a list are kept: Go reads them as zero values, not as absent items, and
- * validation judges those. So are null values in a map of strings (`labels: {tier: }`), which Go
- * reads as "": every reader makes them "" (a label `tier=""` on the pods, a `nodeSelector` that
- * asks for `disk=""`), where dropping the key would change what the DC means, and could empty a
- * selector.
+ * validation judges those. A null value in a map of strings (`labels: {tier: }`) is not dropped
+ * either: Go read it as "", and every reader makes it "" (a label `tier=""` on the pods, a
+ * `nodeSelector` that asks for `disk=""`); dropping the key would change what the DC means, and
+ * could empty a selector.
  */
 import { isObject } from '../util/is-object.js';
 import { DcSpecStringMaps } from './string-maps.generated.js';
