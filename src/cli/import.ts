@@ -148,8 +148,8 @@ group-less DeploymentConfig target -> apps.openshift.io/v1, ...), each named
 in the report, so the output passes kubectl's strict validation; so are null fields of DeploymentConfigs and
 ImageStreams (\`rollingParams:\` with nothing after it), which OpenShift read as absent, and fractional numbers
 where a DeploymentConfig takes a quantity (\`cpu: 0.5\` becomes "0.5"), which the CRD takes only as strings.
-YAML is read as kubectl and OpenShift read it (YAML 1.1: \`defaultMode: 0400\` is octal, \`yes\` a boolean); a YAML key
-written twice in one mapping keeps its later value, as OpenShift's YAML reader did, and is reported.
+YAML is read as kubectl and OpenShift read it (YAML 1.1: \`defaultMode: 0400\` is octal, \`yes\` a boolean); a key
+written twice in one YAML mapping or JSON object keeps its later value, as OpenShift's readers did, and is reported.
 Objects of versions Kubernetes no longer serves (extensions/v1beta1 and apps/v1beta1 Deployments, StatefulSets,
 DaemonSets and Ingresses, batch/v1beta1 CronJobs, policy/v1beta1 PDBs, autoscaling/v2beta1 HPAs, rbac v1beta1
 bindings, ...) are converted as the API server converted them, writing out what the old version meant differently.

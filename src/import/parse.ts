@@ -28,6 +28,8 @@ export interface DuplicateKey {
   readonly path: string;
   readonly line: number;
   readonly column: number;
+  /** What the input was written in: OpenShift read both keeping the later value (go-yaml v2, encoding/json). */
+  readonly format: 'yaml' | 'json';
 }
 
 /** Result of decoding one input: what could be read, what could not, and what reading it changed. */
@@ -52,7 +54,7 @@ export function decodeDocuments(text: string, source: string): Decoded {
   let duplicateKeys: DuplicateKey[] = [];
   try {
     if (looksLikeJson(text)) {
-      docs = parseJsonStream(text);
+      ({ docs, duplicateKeys } = parseJsonStream(text));
     } else {
       ({ docs, duplicateKeys } = loadYamlKeepingLaterDuplicates(text, { filename: source, schema: loadSchema }));
     }
@@ -126,14 +128,13 @@ function loadYamlKeepingLaterDuplicates(text: string, options: yaml.LoadOptions)
     if (v === null || typeof v !== 'object') return;
     for (const [k, child] of Object.entries(v)) {
       const m = renamedKey.exec(k);
-      const key = m ? k.slice(m[0].length) : k;
-      const at = /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? `${path ? `${path}.` : ''}${key}` : `${path}[${JSON.stringify(key)}]`;
+      const at = keyPath(path, m ? k.slice(m[0].length) : k);
       if (m) paths.set(Number(m[1]), { document, path: at });
       walk(child, document, at);
     }
   };
   probed.forEach((doc, i) => walk(doc, i + 1, ''));
-  const duplicateKeys = found.map((f, n) => ({ ...(paths.get(n) ?? { document: 0, path: '' }), line: f.line + 1, column: f.column + 1 }));
+  const duplicateKeys = found.map((f, n) => ({ ...(paths.get(n) ?? { document: 0, path: '' }), line: f.line + 1, column: f.column + 1, format: 'yaml' as const }));
   return { docs: loadAllYamlBounded(text, { ...options, json: true }), duplicateKeys };
 }
 
@@ -169,8 +170,14 @@ function looksLikeJson(text: string): boolean {
 }
 
 /** Parses one JSON value or several concatenated top-level JSON objects. */
-function parseJsonStream(text: string): unknown[] {
+/** The path of `key` inside the mapping at `path`, as the report prints it (`a.b`, `a["x.y"]`). */
+function keyPath(path: string, key: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_-]*$/.test(key) ? `${path ? `${path}.` : ''}${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+
+function parseJsonStream(text: string): { docs: unknown[]; duplicateKeys: DuplicateKey[] } {
   const values: unknown[] = [];
+  const duplicateKeys: DuplicateKey[] = [];
   let depth = 0;
   let start = -1;
   let inString = false;
@@ -187,14 +194,71 @@ function parseJsonStream(text: string): unknown[] {
       depth++;
     } else if (c === '}' || c === ']') {
       depth--;
-      if (depth === 0) values.push(parseJsonValue(text.slice(start, i + 1), text, start));
+      if (depth === 0) {
+        values.push(parseJsonValue(text.slice(start, i + 1), text, start));
+        duplicateKeys.push(...jsonDuplicateKeys(text, start, i + 1, values.length));
+      }
       if (depth < 0) throw new SyntaxError(`unexpected "${c}" at ${lineCol(text, i)}`);
     } else if (depth === 0 && !/\s/.test(c ?? '')) {
       throw new SyntaxError(`unexpected "${c}" outside a JSON object at ${lineCol(text, i)}`);
     }
   }
   if (depth !== 0 || inString) throw new SyntaxError('unexpected end of JSON input (unbalanced braces or an open string)');
-  return values;
+  return { docs: values, duplicateKeys };
+}
+
+/**
+ * The keys written twice in one object of the valid JSON value `text[start, end)` (document
+ * `document` of the input). JSON.parse, like Go's encoding/json in OpenShift's API, keeps the later
+ * value silently; kube-apiserver's strict field validation (kubectl's default) refuses such a
+ * body. Walks the text once; the value has passed the bounded parse, so its nesting is bounded.
+ */
+function jsonDuplicateKeys(text: string, start: number, end: number, document: number): DuplicateKey[] {
+  const out: DuplicateKey[] = [];
+  let i = start;
+  const skipSpace = () => { while (i < end && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++; };
+  const string = (): string => {
+    const from = i++;
+    while (text[i] !== '"') i += text[i] === '\\' ? 2 : 1;
+    i++;
+    return JSON.parse(text.slice(from, i)) as string;
+  };
+  const value = (path: string): void => {
+    skipSpace();
+    if (text[i] === '{') {
+      i++;
+      const seen = new Set<string>();
+      skipSpace();
+      if (text[i] === '}') { i++; return; }
+      for (;;) {
+        skipSpace();
+        const keyAt = i;
+        const key = string();
+        const at = keyPath(path, key);
+        if (seen.has(key)) out.push({ document, path: at, ...position(text, keyAt), format: 'json' });
+        seen.add(key);
+        skipSpace();
+        i++; // ':'
+        value(at);
+        skipSpace();
+        if (text[i++] === '}') return; // else ','
+      }
+    }
+    if (text[i] === '[') {
+      i++;
+      skipSpace();
+      if (text[i] === ']') { i++; return; }
+      for (let n = 0; ; n++) {
+        value(`${path}[${n}]`);
+        skipSpace();
+        if (text[i++] === ']') return; // else ','
+      }
+    }
+    if (text[i] === '"') { string(); return; }
+    while (i < end && !',]} \t\n\r'.includes(text[i]!)) i++;
+  };
+  value('');
+  return out;
 }
 
 function parseJsonValue(slice: string, whole: string, offset: number): unknown {
@@ -209,10 +273,15 @@ function parseJsonValue(slice: string, whole: string, offset: number): unknown {
   }
 }
 
-function lineCol(text: string, index: number): string {
+/** 1-based line and column of `index` in `text`. */
+function position(text: string, index: number): { line: number; column: number } {
   const before = text.slice(0, index);
-  const line = before.split('\n').length;
-  return `line ${line}, column ${index - before.lastIndexOf('\n')}`;
+  return { line: before.split('\n').length, column: index - before.lastIndexOf('\n') };
+}
+
+function lineCol(text: string, index: number): string {
+  const { line, column } = position(text, index);
+  return `line ${line}, column ${column}`;
 }
 
 function syntaxMessage(err: unknown): string {

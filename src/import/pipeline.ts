@@ -133,8 +133,9 @@ interface Scan {
 /** A duplicate key of an input; the object it is in reports it and claims it, the import reports the rest. */
 type TrackedDuplicate = DuplicateKey & { readonly source: string; claimed?: boolean };
 
-const duplicateKeyLine = (field: string, d: DuplicateKey): string =>
-  `${field} is written twice in one mapping (line ${d.line}, column ${d.column}): the later value is kept, as OpenShift's YAML reader did`;
+const duplicateKeyLine = (field: string, d: DuplicateKey): string => d.format === 'yaml'
+  ? `${field} is written twice in one mapping (line ${d.line}, column ${d.column}): the later value is kept, as OpenShift's YAML reader did`
+  : `${field} is written twice in one object (line ${d.line}, column ${d.column}): the later value is kept, as OpenShift's JSON decoder did`;
 
 /** The duplicate keys inside the object found at `origin`, with their paths inside it. */
 function duplicatesIn(origin: ImportEntry['origin'], duplicates: Scan['duplicates']): string[] {

@@ -398,6 +398,16 @@ spec:
       .toEqual({ limits: { cpu: '1', memory: '2Gi' }, requests: { cpu: '100m', memory: '256Mi' } });
   }, 90_000);
 
+  it('a key written twice in a JSON object (`env` twice): import keeps the later value, as kubectl and OpenShift\'s JSON decoder do, and reports it', async () => {
+    const viaKubectl = JSON.parse(kubectl(['create', '--dry-run=server', '-n', compat, '-f', fx('duplicate-keys.json'), '-o', 'json'])) as Record<string, any>;
+    expect(viaKubectl.spec.template.spec.containers[0].env).toEqual([{ name: 'MODE', value: 'green' }]);
+    const r = await dcctl(['import', '-f', fx('duplicate-keys.json'), '--dry-run=server', '-n', compat, '-o', 'json']);
+    expect(r.code).toBe(0);
+    expect(rel(r.stderr)).toContain('    changed: spec.template.spec.containers[0].env is written twice in one object (line 20, column 13): the later value is kept, as OpenShift\'s JSON decoder did\n');
+    const printed = JSON.parse(r.stdout) as Record<string, any>;
+    expect(printed.items[0].spec.template.spec.containers[0].env).toEqual([{ name: 'MODE', value: 'green' }]);
+  });
+
   it('workloads of an OpenShift 3.11 export in versions Kubernetes no longer serves (extensions/v1beta1, apps/v1beta1, rbac v1beta1): --apply converts them as their old version meant, reports it, and the Deployment becomes available', async () => {
     const r = await dcctl(['import', '-f', fx('openshift3-workloads.yaml'), '--apply', '-n', compat]);
     expect(r.code).toBe(0);

@@ -77,11 +77,35 @@ describe('decodeDocuments', () => {
       { kind: 'Secret', metadata: { name: 's', labels: { 'a/b': '2' } } },
     ]);
     expect(d.duplicateKeys).toEqual([
-      { document: 1, path: 'items[0].metadata.name', line: 5, column: 23 },
-      { document: 1, path: 'items[0].data.x', line: 8, column: 5 },
-      { document: 2, path: 'metadata.labels["a/b"]', line: 15, column: 24 },
-      { document: 2, path: 'kind', line: 16, column: 1 },
+      { document: 1, path: 'items[0].metadata.name', line: 5, column: 23, format: 'yaml' },
+      { document: 1, path: 'items[0].data.x', line: 8, column: 5, format: 'yaml' },
+      { document: 2, path: 'metadata.labels["a/b"]', line: 15, column: 24, format: 'yaml' },
+      { document: 2, path: 'kind', line: 16, column: 1, format: 'yaml' },
     ]);
+  });
+
+  it('in JSON (Go\'s decoder and JSON.parse keep the later value silently), concatenated objects and lists included: each located', () => {
+    const text = [
+      '{"apiVersion": "v1", "kind": "List", "items": [',
+      '  {"kind": "ConfigMap", "metadata": {"name": "a"}, "data": {"x": "1", "y": "[\\"}\\"]", "x": "2"}},',
+      '  {"kind": "ConfigMap", "metadata": {"name": "b", "labels": {"a/b": "1", "a/b": "2"}}, "data": {}}',
+      ']}',
+      '{"kind": "Secret", "metadata": {"name": "s"}, "type": "Opaque", "stringData": {"k": ["v", {"n": 1, "n": 2}]}, "type": "kubernetes.io/tls"}',
+    ].join('\n');
+    const d = decodeDocuments(text, 'd.json');
+    expect(d.problems).toEqual([]);
+    expect(d.objects.map((o) => o.object)).toEqual([
+      { kind: 'ConfigMap', metadata: { name: 'a' }, data: { x: '2', y: '["}"]' } },
+      { kind: 'ConfigMap', metadata: { name: 'b', labels: { 'a/b': '2' } }, data: {} },
+      { kind: 'Secret', metadata: { name: 's' }, type: 'kubernetes.io/tls', stringData: { k: ['v', { n: 2 }] } },
+    ]);
+    expect(d.duplicateKeys).toEqual([
+      { document: 1, path: 'items[0].data.x', line: 2, column: 87, format: 'json' },
+      { document: 1, path: 'items[1].metadata.labels["a/b"]', line: 3, column: 74, format: 'json' },
+      { document: 2, path: 'stringData.k[1].n', line: 5, column: 100, format: 'json' },
+      { document: 2, path: 'type', line: 5, column: 111, format: 'json' },
+    ]);
+    expect(decodeDocuments('{"kind": "ConfigMap", "metadata": {"name": "a"}, "data": {"x": "1"}}', 'ok.json').duplicateKeys).toEqual([]);
   });
 
   it('refuses a text with more than 200 duplicate keys instead of searching on', () => {

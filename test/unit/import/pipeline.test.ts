@@ -124,6 +124,15 @@ describe('import of other export shapes', () => {
     expect(t.notes).toContain('t.yaml (document 1): parameters[0].value is written twice in one mapping (line 7, column 3): the later value is kept, as OpenShift\'s YAML reader did');
   });
 
+  it('keeps the later value of a key written twice in a JSON object, as OpenShift\'s JSON decoder did, and reports it on the object', () => {
+    const r = run(['duplicate-keys.json']);
+    const dc = entry(r, 'deploymentconfig.apps.openshift.io/json-twice');
+    expect(get(dc.object, 'spec', 'template', 'spec', 'containers', 0, 'env')).toEqual([{ name: 'MODE', value: 'green' }]);
+    expect(dc.changes).toEqual([
+      'spec.template.spec.containers[0].env is written twice in one object (line 20, column 13): the later value is kept, as OpenShift\'s JSON decoder did',
+    ]);
+  });
+
   it('converts workloads of versions Kubernetes no longer serves, writing out what the old version defaulted differently, and reports each change', () => {
     const r = run(['openshift3-workloads.yaml']);
     expect(r.entries.map((e) => [e.ref, e.outcome])).toEqual([
