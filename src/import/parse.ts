@@ -196,7 +196,7 @@ function parseJsonStream(text: string): { docs: unknown[]; duplicateKeys: Duplic
       depth--;
       if (depth === 0) {
         values.push(parseJsonValue(text.slice(start, i + 1), text, start));
-        duplicateKeys.push(...jsonDuplicateKeys(text, start, i + 1, values.length));
+        duplicateKeys.push(...jsonDuplicateKeys(text, start, i + 1, values.length, duplicateKeys.length));
       }
       if (depth < 0) throw new SyntaxError(`unexpected "${c}" at ${lineCol(text, i)}`);
     } else if (depth === 0 && !/\s/.test(c ?? '')) {
@@ -213,8 +213,19 @@ function parseJsonStream(text: string): { docs: unknown[]; duplicateKeys: Duplic
  * value silently; kube-apiserver's strict field validation (kubectl's default) refuses such a
  * body. Walks the text once; the value has passed the bounded parse, so its nesting is bounded.
  */
-function jsonDuplicateKeys(text: string, start: number, end: number, document: number): DuplicateKey[] {
+function jsonDuplicateKeys(text: string, start: number, end: number, document: number, before: number): DuplicateKey[] {
   const out: DuplicateKey[] = [];
+  let lineStarts: number[] | undefined;
+  const locate = (index: number): { line: number; column: number } => {
+    lineStarts ??= [0, ...[...text.matchAll(/\n/g)].map((m) => m.index + 1)];
+    let lo = 0;
+    let hi = lineStarts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (lineStarts[mid]! <= index) lo = mid; else hi = mid - 1;
+    }
+    return { line: lo + 1, column: index - lineStarts[lo]! + 1 };
+  };
   let i = start;
   const skipSpace = () => { while (i < end && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++; };
   const string = (): string => {
@@ -235,7 +246,11 @@ function jsonDuplicateKeys(text: string, start: number, end: number, document: n
         const keyAt = i;
         const key = string();
         const at = keyPath(path, key);
-        if (seen.has(key)) out.push({ document, path: at, ...position(text, keyAt), format: 'json' });
+        if (seen.has(key)) {
+          // As for YAML: past the bound the input is refused, not reported key by key.
+          if (before + out.length === MaxDuplicateKeys) throw new SyntaxError(`more than ${MaxDuplicateKeys} keys written twice in one object (the last at ${lineCol(text, keyAt)})`);
+          out.push({ document, path: at, ...locate(keyAt), format: 'json' });
+        }
         seen.add(key);
         skipSpace();
         i++; // ':'
@@ -273,15 +288,10 @@ function parseJsonValue(slice: string, whole: string, offset: number): unknown {
   }
 }
 
-/** 1-based line and column of `index` in `text`. */
-function position(text: string, index: number): { line: number; column: number } {
-  const before = text.slice(0, index);
-  return { line: before.split('\n').length, column: index - before.lastIndexOf('\n') };
-}
-
 function lineCol(text: string, index: number): string {
-  const { line, column } = position(text, index);
-  return `line ${line}, column ${column}`;
+  const before = text.slice(0, index);
+  const line = before.split('\n').length;
+  return `line ${line}, column ${index - before.lastIndexOf('\n')}`;
 }
 
 function syntaxMessage(err: unknown): string {

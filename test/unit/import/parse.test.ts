@@ -108,6 +108,15 @@ describe('decodeDocuments', () => {
     expect(decodeDocuments('{"kind": "ConfigMap", "metadata": {"name": "a"}, "data": {"x": "1"}}', 'ok.json').duplicateKeys).toEqual([]);
   });
 
+  it('refuses JSON with more than 200 duplicate keys, across its objects, instead of reporting each (a 2 MB object of one key repeated)', () => {
+    const object = (n: number) => `{"kind": "ConfigMap", "metadata": {"name": "m"}, "data": {${Array.from({ length: n }, () => '"k": "v"').join(', ')}}}`;
+    expect(decodeDocuments(object(201), 'm.json').duplicateKeys).toHaveLength(200);
+    expect(decodeDocuments(`${object(101)}\n${object(101)}`, 'm.json').duplicateKeys).toHaveLength(200);
+    expect(decodeDocuments(`${object(101)}\n${object(102)}`, 'm.json').problems[0]?.message).toMatch(/^cannot parse JSON: more than 200 keys written twice in one object \(the last at line 2, column \d+\)$/);
+    const bomb = decodeDocuments(object(200_000), 'bomb.json');
+    expect([bomb.objects.length, bomb.problems[0]?.message]).toEqual([0, expect.stringMatching(/^cannot parse JSON: more than 200 keys written twice/)]);
+  });
+
   it('refuses a text with more than 200 duplicate keys instead of searching on', () => {
     const text = `kind: ConfigMap\ndata:\n${Array.from({ length: 202 }, () => '  k: v').join('\n')}\n`;
     expect(decodeDocuments(text, 'm.yaml').problems[0]?.message).toMatch(/^cannot parse YAML at line \d+, column 3: duplicated mapping key/);
