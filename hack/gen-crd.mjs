@@ -723,24 +723,33 @@ const policyYaml = `${header}# The DeploymentConfig CRD's rules that read the wh
 // Optional (crds/optional/, not in the kustomization): older clusters do not serve that API.
 // One JSON patch expression per place the DC holds Quantities (the quantity skeleton above). A
 // policy's has() is true for a null, and the optional fields are nullable: each step asks for a value.
-function quantityPatchExprs(node, cel, ptr, depth = 0) {
-  if (node === 1) return [`(type(${cel}) == double ? [JSONPatch{op: 'replace', path: ${ptr}, value: string(${cel})}] : [])`];
+// The patch expressions down a skeleton: `leaf` at a node marked 1, `mapValues` at a map whose
+// values are marked (`a: 1`); each step of the way asks for a value.
+function patchExprs(node, cel, ptr, leaf, mapValues, depth = 0) {
+  if (node === 1) return [leaf(cel, ptr, `k${depth}`)];
   const out = [];
   for (const [k, child] of Object.entries(node.p ?? {})) {
     const c = `${cel}.${k}`;
-    for (const e of quantityPatchExprs(child, c, `${ptr} + '/${k}'`, depth)) out.push(`((has(${c}) && ${c} != null) ? ${e} : [])`);
+    for (const e of patchExprs(child, c, `${ptr} + '/${k}'`, leaf, mapValues, depth)) out.push(`((has(${c}) && ${c} != null) ? ${e} : [])`);
   }
   if (node.i !== undefined) {
     const v = `i${depth}`;
-    for (const e of quantityPatchExprs(node.i, `${cel}[${v}]`, `${ptr} + '/' + string(${v})`, depth + 1)) out.push(`lists.range(size(${cel})).map(${v}, ${e}).flatten()`);
+    for (const e of patchExprs(node.i, `${cel}[${v}]`, `${ptr} + '/' + string(${v})`, leaf, mapValues, depth + 1)) out.push(`lists.range(size(${cel})).map(${v}, ${e}).flatten()`);
   }
   if (node.a !== undefined) {
-    if (node.a !== 1) throw new Error(`a map of non-Quantity values at ${ptr}: not supported`);
-    const v = `k${depth}`;
-    out.push(`${cel}.filter(${v}, type(${cel}[${v}]) == double).map(${v}, JSONPatch{op: 'replace', path: ${ptr} + '/' + jsonpatch.escapeKey(${v}), value: string(${cel}[${v}])})`);
+    if (node.a !== 1 || !mapValues) throw new Error(`a map of unmarked values at ${ptr}: not supported`);
+    out.push(mapValues(cel, ptr, `k${depth}`));
   }
   return out;
 }
+// A Quantity written as a fractional number → its string.
+const quantityPatchExprs = (node, cel, ptr) => patchExprs(node, cel, ptr,
+  (c, p) => `(type(${c}) == double ? [JSONPatch{op: 'replace', path: ${p}, value: string(${c})}] : [])`,
+  (c, p, v) => `${c}.filter(${v}, type(${c}[${v}]) == double).map(${v}, JSONPatch{op: 'replace', path: ${p} + '/' + jsonpatch.escapeKey(${v}), value: string(${c}[${v}])})`);
+// A null value in a map of strings → "" (nullableWhereOptional), as OpenShift's decoder read it, so
+// the stored DC shows what OpenShift showed; the readers make it "" without the policy.
+const nullMapValuePatchExprs = (node, cel, ptr) => patchExprs(node, cel, ptr,
+  (c, p, v) => `${c}.filter(${v}, type(${c}[${v}]) == null_type).map(${v}, JSONPatch{op: 'replace', path: ${p} + '/' + jsonpatch.escapeKey(${v}), value: ''})`);
 const QUANTITY_POLICY = 'deploymentconfigs.apps.openshift.io-quantities';
 const quantityPolicy = {
   apiVersion: 'admissionregistration.k8s.io/v1',
@@ -754,7 +763,10 @@ const quantityPolicy = {
     matchConstraints: dcWrites(),
     // One mutation: kube-apiserver prepares the object for each mutation it evaluates, and one
     // expression per place (25) cost a realistic DC write twice as much again (measured).
-    mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: quantityPatchExprs(dcQuantities, 'object', "''").join(' + ') } }],
+    mutations: [{ patchType: 'JSONPatch', jsonPatch: { expression: [
+      ...quantityPatchExprs(dcQuantities, 'object', "''"),
+      ...nullMapValuePatchExprs({ p: { spec: dcStringMaps } }, 'object', "''"),
+    ].join(' + ') } }],
   },
 };
 const quantityBinding = {
@@ -764,7 +776,7 @@ const quantityBinding = {
   spec: { policyName: QUANTITY_POLICY },
 };
 const quantityPolicyFile = path.resolve(path.dirname(outFile), 'optional', 'deploymentconfig-quantities-policy.yaml');
-const quantityPolicyYaml = `${header}# Kubernetes 1.36 and later (MutatingAdmissionPolicy v1): a Quantity written as a fractional number\n# (\`cpu: 0.5\`), which OpenShift took, is stored as its string instead of refused (docs/crd.md).\n---${emit(quantityPolicy)}\n---${emit(quantityBinding)}\n`;
+const quantityPolicyYaml = `${header}# Kubernetes 1.36 and later (MutatingAdmissionPolicy v1): a Quantity written as a fractional number\n# (\`cpu: 0.5\`), which OpenShift took, is stored as its string instead of refused, and a null value\n# in a map of strings (\`labels: {tier: }\`) as "", as OpenShift stored it (docs/crd.md).\n---${emit(quantityPolicy)}\n---${emit(quantityBinding)}\n`;
 
 const storageCrd = structuredClone(crd);
 // API mode: the front forwards every write to this CRD, which validates it; it keeps the spec rules

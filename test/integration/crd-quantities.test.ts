@@ -84,3 +84,46 @@ describe('a fractional number at a Quantity, with the optional policy (Kubernete
     expect(applied.spec.template!.spec!.volumes![0]).toEqual({ name: 'scratch', emptyDir: { sizeLimit: '1.5' } });
   });
 });
+
+describe('a null value in a map of strings, with the optional policy (Kubernetes 1.36+)', () => {
+  // Every kind of place a DC holds a map of strings (src/apis/string-maps.generated.ts), each with a null value.
+  const withNulls = (name: string) => ({
+    apiVersion: `${group}/${version}`, kind: 'DeploymentConfig', metadata: { name, namespace },
+    spec: {
+      replicas: 1, selector: { app: name, tier: null },
+      strategy: { type: 'Rolling', labels: { owner: null }, annotations: { note: null } },
+      template: {
+        metadata: { labels: { app: name, tier: null }, annotations: { commit: null } },
+        spec: {
+          nodeSelector: { disk: null },
+          containers: [{ name: 'c', image: 'busybox' }],
+          affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 'kubernetes.io/hostname', labelSelector: { matchLabels: { app: name, tier: null } } }] } },
+          topologySpreadConstraints: [{ maxSkew: 1, topologyKey: 'zone', whenUnsatisfiable: 'ScheduleAnyway', labelSelector: { matchLabels: { tier: null } } }],
+          volumes: [{ name: 'v', csi: { driver: 'example.com', volumeAttributes: { pool: null } } }],
+        },
+      },
+    },
+  });
+  const expected = (name: string) => ({
+    selector: { app: name, tier: '' },
+    strategy: { labels: { owner: '' }, annotations: { note: '' } },
+    template: {
+      metadata: { labels: { app: name, tier: '' }, annotations: { commit: '' } },
+      spec: {
+        nodeSelector: { disk: '' },
+        affinity: { podAntiAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ labelSelector: { matchLabels: { app: name, tier: '' } } }] } },
+        topologySpreadConstraints: [{ labelSelector: { matchLabels: { tier: '' } } }],
+        volumes: [{ csi: { volumeAttributes: { pool: '' } } }],
+      },
+    },
+  });
+  it('is stored as "", as OpenShift stored it, by a create and by a server-side apply', async () => {
+    const created = await custom.createNamespacedCustomObject({ group, version, namespace, plural, body: withNulls('nulls-created') }) as DeploymentConfig;
+    expect(created.spec).toMatchObject(expected('nulls-created'));
+    const applied = await custom.patchNamespacedCustomObject(
+      { group, version, namespace, plural, name: 'nulls-applied', body: withNulls('nulls-applied'), fieldManager: 'helm' },
+      setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+    ) as DeploymentConfig;
+    expect(applied.spec).toMatchObject(expected('nulls-applied'));
+  });
+});

@@ -251,7 +251,7 @@ describe('crds/optional/deploymentconfig-quantities-policy.yaml (Kubernetes 1.36
   const policy = docs.find((d) => d?.kind === 'MutatingAdmissionPolicy')!;
   const binding = docs.find((d) => d?.kind === 'MutatingAdmissionPolicyBinding')!;
 
-  it('patches every place the DC holds Quantities, in one JSON patch expression, and never blocks a write', async () => {
+  it('patches every place the DC holds Quantities and maps of strings, in one JSON patch expression, and never blocks a write', async () => {
     const { DcQuantities } = await import('../../../src/apis/quantities.generated.js');
     type Node = 1 | { p?: Record<string, Node>; i?: Node; a?: Node };
     // The JSON pointer of each place, as the expression spells it: '/spec' + '/' + string(i0) + ...
@@ -265,6 +265,14 @@ describe('crds/optional/deploymentconfig-quantities-policy.yaml (Kubernetes 1.36
     const mutations = policy.spec?.mutations ?? [];
     expect(mutations.map((m) => m.patchType)).toEqual(['JSONPatch']);
     for (const place of places) expect(mutations[0]!.jsonPatch!.expression).toContain(`path: ${place}`);
+    // Null values in maps of strings become "" in the same expression (src/apis/string-maps.generated.ts).
+    const { DcSpecStringMaps } = await import('../../../src/apis/string-maps.generated.js');
+    const maps = pointers(DcSpecStringMaps as Node, "'' + '/spec'");
+    expect(maps.length).toBe(22);
+    for (const map of maps) {
+      expect(mutations[0]!.jsonPatch!.expression).toContain(`path: ${map} + '/' + jsonpatch.escapeKey(`);
+    }
+    expect(mutations[0]!.jsonPatch!.expression.match(/== null_type\)\.map\(k\d+, JSONPatch\{op: 'replace', path: [^}]*, value: ''\}\)/g)).toHaveLength(maps.length);
     expect(policy.spec?.failurePolicy).toBe('Ignore');
     expect(policy.spec?.matchConstraints?.resourceRules?.map((r) => r.resources)).toEqual([['deploymentconfigs']]);
     expect(binding.spec?.policyName).toBe(policy.metadata?.name);
