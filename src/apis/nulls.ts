@@ -13,20 +13,14 @@
  * could empty a selector.
  */
 import { isObject } from '../util/is-object.js';
+import type { MarkedSkeleton } from './marked-skeleton.js';
 import { DcSpecStringMaps } from './string-maps.generated.js';
-
-/** Where a schema holds maps of strings: 1 at such a map; `p` properties, `i` list items, `a` map values. */
-export type StringMapNode = 1 | {
-  readonly p?: Readonly<Record<string, StringMapNode>>;
-  readonly i?: StringMapNode;
-  readonly a?: StringMapNode;
-};
 
 /**
  * `value` with every null value of the maps of strings that `node` marks as "", at any depth; the
  * same reference when there is none. Values of other types are left alone.
  */
-export function withEmptyStringsForNullMapValues<T>(value: T, node: StringMapNode): T {
+export function withEmptyStringsForNullMapValues<T>(value: T, node: MarkedSkeleton): T {
   if (Array.isArray(value)) {
     if (node === 1 || node.i === undefined) return value;
     const items = node.i;

@@ -5,14 +5,9 @@
  * "Stricter than OpenShift"). `dcctl import` and API mode's front write such a number as the
  * string of its digits, which kube-apiserver reads as OpenShift did. Pure.
  */
+import type { MarkedSkeleton } from './marked-skeleton.js';
 import { DcQuantities } from './quantities.generated.js';
 
-/** Where a schema holds Quantities: 1 at a Quantity; `p` properties, `i` list items, `a` map values. */
-export type QuantityNode = 1 | {
-  readonly p?: Readonly<Record<string, QuantityNode>>;
-  readonly i?: QuantityNode;
-  readonly a?: QuantityNode;
-};
 
 /** One number written as a string: its field path (`spec.template.spec.containers[0]...`) and text. */
 export interface RewrittenQuantity {
@@ -25,7 +20,7 @@ export interface RewrittenQuantity {
  * default) as its string, and returns them. Integers stay (the CRD takes them); anything else is
  * left for the server to judge.
  */
-export function fractionalQuantitiesAsStrings(value: unknown, node: QuantityNode = DcQuantities, path = ''): RewrittenQuantity[] {
+export function fractionalQuantitiesAsStrings(value: unknown, node: MarkedSkeleton = DcQuantities, path = ''): RewrittenQuantity[] {
   if (node === 1) return [];
   const out: RewrittenQuantity[] = [];
   if (Array.isArray(value)) {
@@ -43,7 +38,7 @@ export function fractionalQuantitiesAsStrings(value: unknown, node: QuantityNode
   return out;
 }
 
-function visit(parent: Record<string, unknown> | unknown[], key: string | number, v: unknown, node: QuantityNode, path: string): RewrittenQuantity[] {
+function visit(parent: Record<string, unknown> | unknown[], key: string | number, v: unknown, node: MarkedSkeleton, path: string): RewrittenQuantity[] {
   if (node !== 1) return fractionalQuantitiesAsStrings(v, node, path);
   if (typeof v !== 'number' || !Number.isFinite(v) || Number.isInteger(v)) return [];
   const text = String(v);
