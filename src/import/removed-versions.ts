@@ -165,7 +165,9 @@ const v1beta1SelectorLabel = 'pdb.kubernetes.io/deprecated-v1beta1-empty-selecto
 function convertDisruptionBudgetSelector(spec: Record<string, unknown>): string[] {
   const selector = spec['selector'];
   if (!isObject(selector)) return [];
-  const keys = Object.keys(selector).filter((k) => selector[k] != null && !(Array.isArray(selector[k]) && selector[k].length === 0) && !(isObject(selector[k]) && Object.keys(selector[k]).length === 0));
+  // One level deep, as Go read it: `matchLabels: {a: null}` is the label a="", not nothing.
+  const holdsSomething = (v: unknown) => v != null && !(Array.isArray(v) && v.length === 0) && !(isObject(v) && Object.keys(v).length === 0);
+  const keys = Object.keys(selector).filter((k) => holdsSomething(selector[k]));
   if (keys.length === 0) {
     spec['selector'] = { matchExpressions: [{ key: v1beta1SelectorLabel, operator: 'Exists' }] };
     return [`spec.selector {} → a selector that matches no pod (policy/v1beta1's empty selector selected no pod, policy/v1's selects every pod of the namespace)`];
