@@ -10,23 +10,44 @@
  * validation judges those. A null value in a map of strings (`labels: {tier: }`) is not dropped
  * either: Go read it as "", and every reader makes it "" (a label `tier=""` on the pods, a
  * `nodeSelector` that asks for `disk=""`); dropping the key would change what the DC means, and
- * could empty a selector.
+ * could empty a selector. A null value in a map of Quantities (`limits: {cpu: }`) is "0" for the
+ * same reason: Go read it as the zero Quantity, and a native Deployment stores "0" as well.
  */
 import { isObject } from '../util/is-object.js';
 import type { MarkedSkeleton } from './marked-skeleton.js';
+import { DcSpecQuantityMaps } from './quantities.generated.js';
 import { DcSpecStringMaps } from './string-maps.generated.js';
 
+/** Where a spec holds maps whose null values OpenShift read as a zero: that zero at each such map. */
+type MapZeros = string | { readonly p?: Readonly<Record<string, MapZeros>>; readonly i?: MapZeros; readonly a?: MapZeros };
+
+/** `node`'s marked maps with `zero` at each, merged into `into` (whose maps are others). */
+function withMapZeros(into: MapZeros | undefined, node: MarkedSkeleton, zero: string): MapZeros {
+  if (node === 1) return zero;
+  const base = typeof into === 'object' ? into : {};
+  const p: Record<string, MapZeros> = { ...base.p };
+  for (const [k, child] of Object.entries(node.p ?? {})) p[k] = withMapZeros(p[k], child, zero);
+  return {
+    ...(Object.keys(p).length > 0 ? { p } : {}),
+    ...(node.i !== undefined ? { i: withMapZeros(base.i, node.i, zero) } : base.i !== undefined ? { i: base.i } : {}),
+    ...(node.a !== undefined ? { a: withMapZeros(base.a, node.a, zero) } : base.a !== undefined ? { a: base.a } : {}),
+  };
+}
+
+/** One walk for both kinds of map: "" for a string, "0" (the zero Quantity) for a Quantity. */
+const DcSpecMapZeros = withMapZeros(withMapZeros(undefined, DcSpecStringMaps, ''), DcSpecQuantityMaps, '0');
+
 /**
- * `value` with every null value of the maps of strings that `node` marks as "", at any depth; the
- * same reference when there is none. Values of other types are left alone.
+ * `value` with every null value of the maps that `node` marks replaced by that map's zero, at any
+ * depth; the same reference when there is none. Values of other types are left alone.
  */
-export function withEmptyStringsForNullMapValues<T>(value: T, node: MarkedSkeleton): T {
+function withNullMapValuesAsZeros<T>(value: T, node: MapZeros): T {
   if (Array.isArray(value)) {
-    if (node === 1 || node.i === undefined) return value;
+    if (typeof node === 'string' || node.i === undefined) return value;
     const items = node.i;
     let out: unknown[] | undefined;
     value.forEach((item: unknown, i) => {
-      const kept = withEmptyStringsForNullMapValues(item, items);
+      const kept = withNullMapValuesAsZeros(item, items);
       if (kept !== item) (out ??= [...value])[i] = kept;
     });
     return (out ?? value) as T;
@@ -34,13 +55,13 @@ export function withEmptyStringsForNullMapValues<T>(value: T, node: MarkedSkelet
   if (!isObject(value)) return value;
   let out: Record<string, unknown> | undefined;
   for (const [key, field] of Object.entries(value)) {
-    if (node === 1) {
-      if (field === null) (out ??= { ...value })[key] = '';
+    if (typeof node === 'string') {
+      if (field === null) (out ??= { ...value })[key] = node;
       continue;
     }
     const child = node.p !== undefined ? node.p[key] : node.a;
     if (child === undefined) continue;
-    const kept = withEmptyStringsForNullMapValues(field, child);
+    const kept = withNullMapValuesAsZeros(field, child);
     if (kept !== field) (out ??= { ...value })[key] = kept;
   }
   return (out ?? value) as T;
@@ -71,16 +92,16 @@ export function withoutNullFields<T>(value: T): T {
 }
 
 /**
- * A DC's spec as OpenShift read it: null fields dropped, null values of its maps of strings "";
- * the same reference when there are none.
+ * A DC's spec as OpenShift read it: null fields dropped, null values of its maps of strings "" and
+ * of its maps of Quantities "0"; the same reference when there are none.
  */
 export function dcSpecWithoutNulls<T>(spec: T): T {
-  return withoutNullFields(withEmptyStringsForNullMapValues(spec, DcSpecStringMaps));
+  return withoutNullFields(withNullMapValuesAsZeros(spec, DcSpecMapZeros));
 }
 
 /**
- * `dc` with the null fields of its spec dropped and the null values of its maps of strings made "";
- * the same reference when there are none.
+ * `dc` with its spec as OpenShift read it (dcSpecWithoutNulls); the same reference when it holds no
+ * null.
  */
 export function specWithoutNulls<T extends { spec?: unknown }>(dc: T): T {
   if (!isObject(dc) || !isObject(dc.spec)) return dc;

@@ -10,7 +10,7 @@ import { loadYamlBounded, parseJsonBounded } from '../util/bounded-decode.js';
 import { yaml11Schema } from '../util/yaml11.js';
 import { Annotations, ApiVersion, Kind } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
-import { fractionalQuantitiesAsStrings } from '../apis/quantities.js';
+import { quantitiesAsOpenShiftStoredThem } from '../apis/quantities.js';
 import { dcSpecWithoutNulls, specWithoutNulls } from '../apis/nulls.js';
 import { toPublicApiVersion, toStorageApiVersion } from '../apis/storage.js';
 import { applyDefaults } from '../apps/defaults.js';
@@ -128,7 +128,7 @@ function checkCoordinates(dc: DeploymentConfig, ctx: HandlerContext): void {
  */
 export function prepareForCreate(dc: DeploymentConfig): DeploymentConfig {
   const out = applyDefaults(dc);
-  fractionalQuantitiesAsStrings(out);
+  quantitiesAsOpenShiftStoredThem(out);
   out.apiVersion = ApiVersion;
   out.kind = Kind;
   delete out.status;
@@ -145,7 +145,7 @@ export function prepareForCreate(dc: DeploymentConfig): DeploymentConfig {
  */
 export function prepareForUpdate(dc: DeploymentConfig, stored: DeploymentConfig, newId: () => string = randomUUID): DeploymentConfig {
   const out = applyDefaults(dc);
-  fractionalQuantitiesAsStrings(out);
+  quantitiesAsOpenShiftStoredThem(out);
   out.apiVersion = ApiVersion;
   out.kind = Kind;
   const storedVersion = stored.status?.latestVersion ?? 0;
@@ -346,7 +346,7 @@ async function forwardApply(ctx: HandlerContext, raw: Buffer): Promise<void> {
     throw badRequest(`an apply patch must have apiVersion ${ApiVersion} and kind ${Kind}`);
   }
   // As in a create: the storage CRD takes a Quantity only as an integer or a string.
-  fractionalQuantitiesAsStrings(doc);
+  quantitiesAsOpenShiftStoredThem(doc);
   const query = pick(ctx.info.query, [...WriteParams, 'force']);
   const path = ctx.storage.dcPath(ctx.info.namespace, ctx.info.name);
   const applied = await ctx.storage.json<DeploymentConfig>('PATCH', path, {

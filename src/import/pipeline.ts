@@ -5,7 +5,7 @@
  * EVERY problem found, so nothing is printed or applied from a half-understood file.
  */
 import { Annotations } from '../apis/constants.js';
-import { fractionalQuantitiesAsStrings } from '../apis/quantities.js';
+import { quantitiesAsOpenShiftStoredThem } from '../apis/quantities.js';
 import { importDeploymentConfig } from './deploymentconfig.js';
 import type { RandomInt } from './generator.js';
 import { classify, refOf, type KindClass } from './kinds.js';
@@ -192,12 +192,17 @@ function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, gene
     entry.notes.push('ImageStreams are served by the ImageStream CRD (crds/imagestream.yaml) and resolved by the image trigger controller; there is no integrated registry, so tags must point at external images (from.kind DockerImage)');
   }
   if (removed.length > 0) entry.changes.push(`removed server-written fields: ${removed.join(', ')}`);
+  // Before the nulls: a null Quantity in a map is "0", not the "" of a null string.
+  if (cls.type === 'deploymentconfig') {
+    for (const q of quantitiesAsOpenShiftStoredThem(obj)) {
+      entry.changes.push(q.sent === null
+        ? `${q.path}: null → "0" (a Quantity: OpenShift read a null one as zero and stored "0")`
+        : `${q.path}: ${q.text} → "${q.text}" (a Quantity: the CRD takes a number only as an integer; OpenShift read ${q.text} as the same quantity)`);
+    }
+  }
   const crdSchema = bundledSchema(cls.apiVersion, kind);
   if (crdSchema !== undefined) entry.changes.push(...stripNulls(obj, crdSchema));
   if (cls.type === 'deploymentconfig') {
-    for (const q of fractionalQuantitiesAsStrings(obj)) {
-      entry.changes.push(`${q.path}: ${q.text} → "${q.text}" (a Quantity: the CRD takes a number only as an integer; OpenShift read ${q.text} as the same quantity)`);
-    }
     const dc = importDeploymentConfig(obj, { legacy, exportedNamespace, importedStreams: scan.streams });
     entry.changes.push(...dc.changes);
     entry.notes.push(...dc.notes);

@@ -127,7 +127,8 @@ export function stripNullTimestamps(obj: KubeObject): string[] {
  * (`rollingParams:` with nothing after it, `args: null`). The CRDs take a null at an optional
  * field (and store it), but not at a required one, and CRDs installed by earlier versions take
  * none in a server-side apply ("must be of type object"), which is how import applies; so null
- * fields are removed and null map values become "", as OpenShift read them. Null list items and subtrees the schema leaves open are left for the server to judge.
+ * fields are removed and null map values become "", as OpenShift read them (a null in a map of
+ * Quantities was made "0" before: src/apis/quantities.ts). Null list items and subtrees the schema leaves open are left for the server to judge.
  */
 export function stripNulls(value: unknown, schema: SchemaNode, path = ''): string[] {
   if (schema === 0 || schema.x) return [];

@@ -500,7 +500,7 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     expect((await complete(3, 'frac')).spec!.template!.spec!.containers[0]!.resources).toEqual({ limits: { cpu: '750m' }, requests: { cpu: '250m' } });
   });
 
-  it('null fields in a server-side apply (`env:` with nothing after it; `resources` emptied to {}), which OpenShift\'s API read as absent, and a null annotation value, which it read as "": accepted, answered so, and rolled out', async () => {
+  it('null fields in a server-side apply (`env:` with nothing after it; `resources` emptied to {}), which OpenShift\'s API read as absent, a null annotation value, which it read as "", and a null Quantity in a map, which it read as "0": accepted, answered so, and rolled out', async () => {
     const manifest = (resources: object) => {
       const m = dcManifest({ name: 'nulls', replicas: 1 }) as unknown as { spec: Record<string, any> };
       m.spec.selector = null;
@@ -511,13 +511,14 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
       Object.assign(m.spec.template.spec.containers[0], { env: null, args: null, resources });
       return JSON.stringify(m);
     };
-    kubectl(['apply', '--server-side', '-n', ns, '-f', '-'], manifest({ limits: { cpu: '100m' } }));
+    // A null Quantity in a map OpenShift read as the zero Quantity, "0".
+    kubectl(['apply', '--server-side', '-n', ns, '-f', '-'], manifest({ limits: { cpu: '100m' }, requests: { cpu: null } }));
     const dc = await getDc('nulls');
     expect(JSON.stringify(dc.spec)).not.toContain(':null');
     expect([dc.spec.selector, dc.spec.strategy?.rollingParams?.timeoutSeconds]).toEqual([{ app: 'nulls' }, 600]);
     expect(dc.spec.template?.metadata?.annotations).toEqual({ commit: '' });
     const first = await complete(1, 'nulls');
-    expect(first.spec!.template!.spec!.containers[0]!.resources).toEqual({ limits: { cpu: '100m' } });
+    expect(first.spec!.template!.spec!.containers[0]!.resources).toEqual({ limits: { cpu: '100m' }, requests: { cpu: '0' } });
     expect(first.spec!.template!.metadata!.annotations).toMatchObject({ commit: '' });
     // The storage's apply makes null of the emptied object; the front answers without it.
     const answered = JSON.parse(kubectl(['apply', '--server-side', '-n', ns, '-o', 'json', '-f', '-'], manifest({}))) as DeploymentConfig;

@@ -195,6 +195,9 @@ describe('manifests OpenShift accepted (import and admission corpus) on the loca
     const rc = await new DcClient(compat).waitForPhase('cache-1', ['Complete', 'Failed'], 90_000);
     expect(phase(rc)).toBe('Complete');
     expect(rc.metadata?.labels?.['tier']).toBe('');
+    // A null Quantity in a map is "0" as OpenShift stored it (as "" it was refused: not a Quantity).
+    expect(rel(raw.stderr)).toContain('    changed: spec.template.spec.containers[0].resources.limits["cpu"]: null → "0" (a Quantity: OpenShift read a null one as zero and stored "0")\n');
+    expect(rc.spec?.template?.spec?.containers[0]?.resources).toEqual({ limits: { cpu: '0', memory: '64Mi' } });
     const dc = await new DcClient(compat).get('cache');
     expect([dc.metadata?.labels?.['tier'], dc.spec?.triggers?.map((t) => t.type)]).toEqual(['', ['ConfigChange']]);
   }, 120_000);
@@ -481,11 +484,12 @@ spec:
     expect(applied.spec.template.spec.containers[0].env).toEqual([{ name: 'DEBUG', value: 'no' }]);
   });
 
-  it('null values in maps of strings (Helm\'s `tier: {{ .Values.tier }}` unset), applied server-side: the RC and its pods get "" as on OpenShift', async () => {
+  it('null values in maps (Helm\'s `tier: {{ .Values.tier }}` unset), applied server-side: the RC and its pods get "" for a string and "0" for a Quantity, as on OpenShift', async () => {
     const manifest = [
       'apiVersion: apps.openshift.io/v1', 'kind: DeploymentConfig', 'metadata:', '  name: helm-nulls', 'spec:', '  replicas: 1',
       '  selector:', '    app: helm-nulls', '    tier:', '  template:', '    metadata:', '      labels:', '        app: helm-nulls', '        tier:',
-      '      annotations:', '        commit:', '    spec:', '      containers:', '      - name: c', '        image: busybox', '',
+      '      annotations:', '        commit:', '    spec:', '      containers:', '      - name: c', '        image: busybox',
+      '        resources:', '          requests:', '            cpu:', '',
     ].join('\n');
     kubectl(['apply', '--server-side', '--field-manager=helm', '-n', compat, '-f', '-'], manifest);
     const rc = await new DcClient(compat).waitForPhase('helm-nulls-1', ['Complete', 'Failed'], 90_000);
@@ -493,6 +497,8 @@ spec:
     expect(rc.spec?.selector).toEqual({ app: 'helm-nulls', tier: '', deployment: 'helm-nulls-1', deploymentconfig: 'helm-nulls' });
     expect(rc.spec?.template?.metadata?.labels).toMatchObject({ app: 'helm-nulls', tier: '' });
     expect(rc.spec?.template?.metadata?.annotations).toMatchObject({ commit: '' });
+    // A null Quantity in a map (`cpu:` unset) is the zero Quantity, as a Deployment stores it.
+    expect(rc.spec?.template?.spec?.containers[0]?.resources).toEqual({ requests: { cpu: '0' } });
     const pods = await core.listNamespacedPod({ namespace: compat, labelSelector: 'deployment=helm-nulls-1' });
     expect(pods.items.map((p) => p.metadata?.labels?.['tier'])).toEqual(['']);
     // Re-applying the same manifest starts no rollout: "" and the stored null are the same template.

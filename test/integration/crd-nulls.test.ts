@@ -155,6 +155,49 @@ describe('a null value in a map of strings (`labels: {tier: }`, Helm\'s `key: {{
   });
 });
 
+describe('a null value in a map of Quantities (`limits: {cpu: }`, Helm\'s `cpu: {{ .Values.cpu }}` unset)', () => {
+  // OpenShift's decoder read it as the zero Quantity and stored "0", and a native Deployment does
+  // the same; the CRD pruned the key on a create (the container lost its limit) and refused a
+  // server-side apply ("must be of type integer,string").
+  const body = (name: string) => ({
+    apiVersion: `${group}/${version}`, kind: 'DeploymentConfig', metadata: { name, namespace },
+    spec: {
+      replicas: 1, selector: { app: name },
+      strategy: { type: 'Recreate', resources: { requests: { memory: null } } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: {
+          overhead: { cpu: null },
+          initContainers: [{ name: 'i', image: 'busybox', resources: { limits: { cpu: null } } }],
+          containers: [{ name: 'c', image: 'busybox', resources: { limits: { cpu: null, memory: '64Mi' }, requests: { cpu: null } } }],
+          volumes: [{ name: 'v', ephemeral: { volumeClaimTemplate: { spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: null } } } } } }],
+        },
+      },
+    },
+  });
+  const quantities = (dc: DeploymentConfig) => {
+    const t = dc.spec.template!.spec!;
+    return [dc.spec.strategy?.resources, t.overhead, t.initContainers?.[0]?.resources, t.containers[0]?.resources, t.volumes?.[0]?.ephemeral?.volumeClaimTemplate?.spec?.resources];
+  };
+  const asOpenShiftStored = [{ requests: { memory: '0' } }, { cpu: '0' }, { limits: { cpu: '0' } }, { limits: { cpu: '0', memory: '64Mi' }, requests: { cpu: '0' } }, { requests: { storage: '0' } }];
+  // This plane (1.36) has the optional policy, which stores "0"; without it the null is stored and
+  // every reader makes it "0" (src/apis/nulls.ts; API mode's front writes "0": test/e2e/apiserver.test.ts).
+  it('is accepted by a server-side apply and a create, and stored as "0", as OpenShift stored it', async () => {
+    const applied = await custom.patchNamespacedCustomObject(
+      { group, version, namespace, plural, name: 'null-quantities', body: body('null-quantities'), fieldManager: 'helm' },
+      setHeaderOptions('Content-Type', PatchStrategy.ServerSideApply),
+    ) as DeploymentConfig;
+    expect(quantities(applied)).toEqual(asOpenShiftStored);
+    const created = await custom.createNamespacedCustomObject({ group, version, namespace, plural, body: body('null-quantities-created') }) as DeploymentConfig;
+    expect(quantities(created)).toEqual(asOpenShiftStored);
+  });
+  it('still refuses a value that is not a Quantity, naming the field', async () => {
+    const bad = body('null-quantity-bad');
+    (bad.spec.template.spec.containers[0]!.resources.limits as Record<string, unknown>)['memory'] = 'lots';
+    expect(await applyAnswer(bad as unknown as DeploymentConfig)).toMatch(/^422: .*spec.template.spec.containers\[0\].resources.limits.memory/);
+  });
+});
+
 describe('`replicas:` with no value (Helm\'s `replicas: {{ .Values.replicas }}` unset), applied server-side', () => {
   it('is stored as 0, as OpenShift read it, and the scale subresource and a later scale work', async () => {
     const body = {

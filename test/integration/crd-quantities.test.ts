@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeAll, afterAll } from '@jest/globals';
 import path from 'node:path';
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
-import { fractionalQuantitiesAsStrings } from '../../src/apis/quantities.js';
+import { quantitiesAsOpenShiftStoredThem } from '../../src/apis/quantities.js';
 import type { DeploymentConfig } from '../../src/apis/deploymentconfig.js';
 import { apis, createNamespace, deleteNamespace, kubectl, repoDir } from '../support/kube.js';
 
@@ -45,7 +45,7 @@ function everywhere(name: string): DeploymentConfig {
   } as unknown as DeploymentConfig;
 }
 /** The Quantities of `dc` that are fractional numbers, as `path=text`. */
-const fractional = (dc: unknown) => fractionalQuantitiesAsStrings(structuredClone(dc)).map((q) => `${q.path}=${q.text}`).sort();
+const fractional = (dc: unknown) => quantitiesAsOpenShiftStoredThem(structuredClone(dc)).map((q) => `${q.path}=${q.text}`).sort();
 
 beforeAll(async () => {
   kubectl(['apply', '--server-side', '--force-conflicts', '-f', path.join(repoDir, 'crds/optional/deploymentconfig-quantities-policy.yaml')]);
@@ -64,7 +64,7 @@ describe('a fractional number at a Quantity, with the optional policy (Kubernete
     expect(fractional(created)).toEqual([]);
     // Each one stored as exactly the string dcctl import and API mode's front would have written.
     const asStrings = structuredClone(sent);
-    fractionalQuantitiesAsStrings(asStrings);
+    quantitiesAsOpenShiftStoredThem(asStrings);
     expect(created.spec).toEqual({ ...asStrings.spec, revisionHistoryLimit: 10, triggers: [{ type: 'ConfigChange' }], strategy: { ...asStrings.spec.strategy, activeDeadlineSeconds: 21600, recreateParams: { ...asStrings.spec.strategy!.recreateParams, timeoutSeconds: 600 } } });
     const app = created.spec.template!.spec!.containers[1]!;
     expect(app.resources).toEqual({ limits: { cpu: '0.5', 'example.com/gpu': 1 }, requests: { cpu: '0.25', memory: '0.5' } });

@@ -67,8 +67,8 @@ describe('null values in maps of strings (`labels: {tier: }`, Helm\'s `key: {{ .
         metadata: { labels: { app: 'a', tier: '' }, annotations: { note: '' } },
         spec: {
           nodeSelector: { disk: '' },
-          // A null Quantity is not a map of strings: it is dropped, for the server to judge the rest.
-          containers: [{ name: 'c', resources: { limits: {} } }],
+          // A null value in a map of Quantities is the zero Quantity OpenShift stored.
+          containers: [{ name: 'c', resources: { limits: { cpu: '0' } } }],
           volumes: [{ name: 'v', csi: { driver: 'd', volumeAttributes: { k: '' } } }],
           affinity: { podAffinity: { requiredDuringSchedulingIgnoredDuringExecution: [{ topologyKey: 't', labelSelector: { matchLabels: { a: '' } } }] } },
         },
@@ -77,5 +77,43 @@ describe('null values in maps of strings (`labels: {tier: }`, Helm\'s `key: {{ .
     expect(dc).toEqual(copy);
     const clean = { metadata: { name: 'a' }, spec: { selector: { app: 'a' }, template: { metadata: { labels: { app: 'a' } } } } } as unknown as DeploymentConfig;
     expect(specWithoutNulls(clean)).toBe(clean);
+  });
+});
+
+describe('null values in maps of Quantities (`limits: {cpu: }`, Helm\'s `cpu: {{ .Values.cpu }}` unset)', () => {
+  it('read as "0", as OpenShift\'s decoder read them (the zero Quantity), wherever the DC holds a map of Quantities; a null single Quantity is dropped', () => {
+    const limits = () => ({ cpu: null, memory: '64Mi' });
+    const dc = {
+      spec: {
+        strategy: { type: 'Recreate', resources: { requests: { cpu: null } } },
+        template: {
+          spec: {
+            overhead: { memory: null },
+            resources: { limits: limits() },
+            initContainers: [{ name: 'i', resources: { requests: { 'example.com/gpu': null } } }],
+            containers: [{ name: 'c', resources: { limits: limits(), requests: { cpu: null } } }],
+            volumes: [
+              { name: 'e', emptyDir: { sizeLimit: null } },
+              { name: 'p', ephemeral: { volumeClaimTemplate: { spec: { resources: { requests: { storage: null } } } } } },
+            ],
+          },
+        },
+      },
+    } as unknown as DeploymentConfig;
+    const copy = structuredClone(dc);
+    expect(specWithoutNulls(dc).spec).toEqual({
+      strategy: { type: 'Recreate', resources: { requests: { cpu: '0' } } },
+      template: {
+        spec: {
+          overhead: { memory: '0' },
+          resources: { limits: { cpu: '0', memory: '64Mi' } },
+          initContainers: [{ name: 'i', resources: { requests: { 'example.com/gpu': '0' } } }],
+          containers: [{ name: 'c', resources: { limits: { cpu: '0', memory: '64Mi' }, requests: { cpu: '0' } } }],
+          // `sizeLimit` is a pointer in OpenShift's API: a null one is absent.
+          volumes: [{ name: 'e', emptyDir: {} }, { name: 'p', ephemeral: { volumeClaimTemplate: { spec: { resources: { requests: { storage: '0' } } } } } }],
+        },
+      },
+    });
+    expect(dc).toEqual(copy);
   });
 });

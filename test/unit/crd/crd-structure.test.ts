@@ -251,7 +251,7 @@ describe('crds/optional/deploymentconfig-quantities-policy.yaml (Kubernetes 1.36
   const policy = docs.find((d) => d?.kind === 'MutatingAdmissionPolicy')!;
   const binding = docs.find((d) => d?.kind === 'MutatingAdmissionPolicyBinding')!;
 
-  it('patches every place the DC holds Quantities and maps of strings, in one JSON patch expression, and never blocks a write', async () => {
+  it('patches every place the DC holds Quantities, maps of strings and maps of Quantities, in one JSON patch expression, and never blocks a write', async () => {
     const { DcQuantities } = await import('../../../src/apis/quantities.generated.js');
     type Node = 1 | { p?: Record<string, Node>; i?: Node; a?: Node };
     // The JSON pointer of each place, as the expression spells it: '/spec' + '/' + string(i0) + ...
@@ -273,6 +273,14 @@ describe('crds/optional/deploymentconfig-quantities-policy.yaml (Kubernetes 1.36
       expect(mutations[0]!.jsonPatch!.expression).toContain(`path: ${map} + '/' + jsonpatch.escapeKey(`);
     }
     expect(mutations[0]!.jsonPatch!.expression.match(/== null_type\)\.map\(k\d+, JSONPatch\{op: 'replace', path: [^}]*, value: ''\}\)/g)).toHaveLength(maps.length);
+    // And null values in maps of Quantities "0" (src/apis/quantities.generated.ts).
+    const { DcSpecQuantityMaps } = await import('../../../src/apis/quantities.generated.js');
+    const quantityMaps = pointers(DcSpecQuantityMaps as Node, "'' + '/spec'");
+    expect(quantityMaps.length).toBe(13);
+    for (const map of quantityMaps) {
+      expect(mutations[0]!.jsonPatch!.expression).toContain(`path: ${map} + '/' + jsonpatch.escapeKey(`);
+    }
+    expect(mutations[0]!.jsonPatch!.expression.match(/== null_type\)\.map\(k\d+, JSONPatch\{op: 'replace', path: [^}]*, value: '0'\}\)/g)).toHaveLength(quantityMaps.length);
     expect(policy.spec?.failurePolicy).toBe('Ignore');
     expect(policy.spec?.matchConstraints?.resourceRules?.map((r) => r.resources)).toEqual([['deploymentconfigs']]);
     expect(binding.spec?.policyName).toBe(policy.metadata?.name);

@@ -320,23 +320,24 @@ describe('bad input stops the import and names the problem', () => {
 describe('import of null fields (a key with nothing after it)', () => {
   const r = run(['null-fields.yaml']);
 
-  it('removes each null field and makes a null label "", as OpenShift read them, and reports every one', () => {
+  it('removes each null field, makes a null label "" and a null Quantity in a map "0", as OpenShift read them, and reports every one', () => {
     const dc = entry(r, 'deploymentconfig.apps.openshift.io/cache');
     expect(dc.outcome).toBe('changed');
     expect(dc.changes).toEqual([
+      'spec.template.spec.containers[0].resources.limits["cpu"]: null → "0" (a Quantity: OpenShift read a null one as zero and stored "0")',
       'metadata.labels["tier"]: null → "" (as OpenShift read a null map value)',
       'removed spec.strategy.rollingParams: null (OpenShift read a null field as absent)',
       'removed spec.strategy.resources: null (OpenShift read a null field as absent)',
       'removed spec.template.spec.containers[0].args: null (OpenShift read a null field as absent)',
       'removed spec.template.spec.containers[0].env: null (OpenShift read a null field as absent)',
-      'removed spec.template.spec.containers[0].resources: null (OpenShift read a null field as absent)',
       'removed spec.template.spec.volumes: null (OpenShift read a null field as absent)',
       'removed spec.triggers: null (OpenShift read a null field as absent)',
     ]);
     const o = dc.object as KubeObject;
     expect(get(o, 'metadata', 'labels')).toEqual({ app: 'cache', tier: '' });
     expect(get(o, 'spec', 'strategy')).toEqual({ type: 'Rolling' });
-    expect(get(o, 'spec', 'template', 'spec')).toEqual({ containers: [{ image: 'registry.example.com/cache:1', name: 'cache' }] });
+    // "0", not the "" of a null string, which the CRD's Quantity pattern refuses.
+    expect(get(o, 'spec', 'template', 'spec')).toEqual({ containers: [{ image: 'registry.example.com/cache:1', name: 'cache', resources: { limits: { cpu: '0', memory: '64Mi' } } }] });
     expect(Object.keys(get(o, 'spec') as object)).toEqual(['replicas', 'selector', 'strategy', 'template']);
   });
 
