@@ -6,14 +6,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
-import { loadYamlBounded, parseJsonBounded } from '../util/bounded-decode.js';
-import { yaml11Schema } from '../util/yaml11.js';
 import { Annotations, ApiVersion, Kind } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { quantitiesAsOpenShiftStoredThem } from '../apis/quantities.js';
 import { dcSpecWithoutNulls, specWithoutNulls } from '../apis/nulls.js';
 import { toPublicApiVersion, toStorageApiVersion } from '../apis/storage.js';
 import { applyDefaults } from '../apps/defaults.js';
+import { decodeBody, fieldValidationOf, invalidPatchResult, judgeDuplicates, type BodyRole, type DecodedBody } from './field-validation.js';
 import { applyPatch, patchKind, PatchTooLargeError } from './patch.js';
 import type { RequestInfo } from './request-info.js';
 import { PatchError } from './smp.js';
@@ -87,16 +86,18 @@ function writeDc(ctx: HandlerContext, code: number, dc: DeploymentConfig): void 
 }
 
 /** Parses a JSON (or YAML) request body. */
-export function parseBody(ctx: HandlerContext, buf: Buffer): unknown {
+export function parseBody(ctx: HandlerContext, buf: Buffer, role: BodyRole = 'object'): unknown {
   const type = (ctx.req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim();
-  const text = buf.toString('utf8');
+  const format = type === 'application/yaml' || type === 'application/apply-patch+yaml' ? 'yaml' : 'json';
+  let body: DecodedBody;
   try {
-    // Read as kube-apiserver reads YAML (YAML 1.1: `0400` is octal, timestamps stay strings).
-    if (type === 'application/yaml' || type === 'application/apply-patch+yaml') return loadYamlBounded(text, { schema: yaml11Schema });
-    return parseJsonBounded(text);
+    body = decodeBody(buf.toString('utf8'), format);
   } catch (err) {
     throw badRequest(`the request body could not be decoded: ${(err as Error).message.split('\n')[0]}`);
   }
+  // A JSON patch's operations are not fields of the object.
+  if (type !== 'application/json-patch+json') judgeDuplicates(body, role, fieldValidationOf(ctx.info.query), ctx.res, ctx.info.name);
+  return body.value;
 }
 
 function asDc(value: unknown, name: string | undefined): DeploymentConfig {
@@ -298,7 +299,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
     await forwardApply(ctx, raw);
     return;
   }
-  const patch = parseBody(ctx, raw);
+  const patch = parseBody(ctx, raw, 'patch');
   for (let attempt = 1; ; attempt++) {
     const stored = await getStored(ctx);
     let patched: DeploymentConfig;
@@ -323,6 +324,9 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
       return;
     } catch (err) {
       if (err instanceof ApiStatusError && err.code === 409 && !clientPrecondition && attempt < MaxPatchAttempts) continue;
+      // The storage could not decode the patched object (Strict and an unknown field): kube-apiserver
+      // answers a patch so with Invalid on `patch`, not with the update's BadRequest.
+      if (err instanceof ApiStatusError && err.code === 400) throw invalidPatchResult(ctx.info.name ?? '', err.message);
       throw err;
     }
   }
@@ -340,7 +344,7 @@ export const DefaultsFieldManager = 'dcctl-apiserver-defaults';
  */
 async function forwardApply(ctx: HandlerContext, raw: Buffer): Promise<void> {
   if (ctx.info.subresource === 'status') throw methodNotSupported('apply', 'DeploymentConfig/status');
-  const doc = parseBody(ctx, raw) as DeploymentConfig | null;
+  const doc = parseBody(ctx, raw, 'apply') as DeploymentConfig | null;
   if (!doc || typeof doc !== 'object') throw badRequest('an apply patch must be an object');
   if (doc.apiVersion !== ApiVersion || doc.kind !== Kind) {
     throw badRequest(`an apply patch must have apiVersion ${ApiVersion} and kind ${Kind}`);

@@ -18,6 +18,7 @@ import {
 } from './resources.js';
 import { ApiStatusError, entityTooLarge, forbidden, forbiddenPath, internal, methodNotSupported, notFoundPath, unauthorized } from './status.js';
 import { UserStorage } from './storage.js';
+import { addWarning } from './field-validation.js';
 import { handleInstantiate, handleLog, handleRollback } from './subresources.js';
 
 export interface FrontOptions {
@@ -139,7 +140,7 @@ export async function startFront(opts: FrontOptions, listen: { port: number; hos
     let bodyPromise: Promise<Buffer> | undefined;
     const ctx: HandlerContext = {
       info, req, res,
-      storage: new UserStorage(opts.transport, opts.storageGroup, user),
+      storage: new UserStorage(opts.transport, opts.storageGroup, user, (warning) => addWarning(res, warning)),
       body: () => (bodyPromise ??= readRequestBody(req, maxBody)),
     };
     switch (info.subresource) {

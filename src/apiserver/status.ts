@@ -89,9 +89,12 @@ export const internal = (message: string): ApiStatusError => status(500, 'Intern
 export const unavailable = (message: string): ApiStatusError => status(503, 'ServiceUnavailable', message);
 
 /** A Status read from the storage, reworded for the public group. */
+/** A storage message as the public group's: `deploymentconfigs.<storage group>` named as ours. */
+export const rewordStorageGroup = (s: string, storageGroup: string): string => s.split(`.${storageGroup}`).join(`.${Group}`);
+
 export function fromStorageStatus(body: unknown, httpCode: number, storageGroup: string): ApiStatusError {
   const b = (body ?? {}) as Partial<StatusBody>;
-  const reword = (s: string | undefined) => s?.split(`.${storageGroup}`).join(`.${Group}`);
+  const reword = (s: string | undefined) => (s === undefined ? undefined : rewordStorageGroup(s, storageGroup));
   return new ApiStatusError({
     kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure',
     message: reword(b.message) ?? `storage answered ${httpCode}`,

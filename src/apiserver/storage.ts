@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
 import { Plural, Version } from '../apis/constants.js';
 import type { RawTransport } from '../kube/raw.js';
 import type { UserInfo } from './authn.js';
-import { fromStorageStatus, internal } from './status.js';
+import { fromStorageStatus, internal, rewordStorageGroup } from './status.js';
 
 /** The group every impersonated storage request carries; bound to the storage ClusterRole. */
 export const ProxiedGroup = 'system:dcctl:apiserver-proxied';
@@ -65,6 +65,8 @@ export class UserStorage {
     private readonly transport: RawTransport,
     readonly storageGroup: string,
     readonly user: UserInfo | undefined,
+    /** Called with each `Warning` header the storage answers (unknown fields, deprecations), to relay to the client. */
+    private readonly onWarning?: (value: string) => void,
   ) {}
 
   dcPath(namespace: string | undefined, name?: string, subresource?: string): string {
@@ -85,7 +87,14 @@ export class UserStorage {
       body = JSON.stringify(opts.body);
       headers['content-type'] = 'application/json';
     }
-    return this.transport.request({ method, path: `${path}${queryString(opts.query)}`, headers, ...(body !== undefined ? { body } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+    const res = await this.transport.request({ method, path: `${path}${queryString(opts.query)}`, headers, ...(body !== undefined ? { body } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
+    if (this.onWarning && res.rawHeaders) {
+      // Each header on its own: `headers.warning` joins them with ", ", which their texts contain.
+      for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
+        if (res.rawHeaders[i]!.toLowerCase() === 'warning') this.onWarning(rewordStorageGroup(res.rawHeaders[i + 1]!, this.storageGroup));
+      }
+    }
+    return res;
   }
 
   /** A JSON call; a non-2xx answer throws the storage's Status reworded for the public group. */

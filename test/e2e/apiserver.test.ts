@@ -14,7 +14,7 @@ import path from 'node:path';
 import type { V1ReplicationController } from '@kubernetes/client-node';
 import { Annotations } from '../../src/apis/constants.js';
 import type { DeploymentConfig } from '../../src/apis/deploymentconfig.js';
-import { aggregated, npmStartAggregated, raw, type NpmStart } from '../support/aggregated.js';
+import { aggregated, npmStartAggregated, raw, type NpmStart, type RawResponse } from '../support/aggregated.js';
 import { dcManifest, rcNameOf, shHook } from '../support/dc.js';
 import { apis, createNamespace, deleteNamespace, kubectl, repoDir, startController, waitFor, type ControllerProcess } from '../support/kube.js';
 
@@ -325,6 +325,50 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     expect(dc.spec.template?.spec?.volumes).toEqual([{ name: 's', secret: { secretName: 's', defaultMode: 256 } }]);
     expect(dc.spec.paused).toBe(false);
     expect(dc.spec.template?.metadata?.annotations).toEqual({ built: '2024-01-01T00:00:00Z' });
+  });
+
+  // kube-apiserver (so openshift-apiserver) keeps the later value of a key written twice and
+  // warns under the default field validation (Warn), refuses under Strict and says nothing under
+  // Ignore; the storage's own warnings (an unknown field) reach the client. Texts measured on a
+  // 1.36 plane against the DC CRD and a native Deployment.
+  it('field validation as OpenShift\'s API answers it: a key written twice or an unknown field is kept out with a Warning (Warn, the default), refused naming the key (Strict), passed silently (Ignore)', async () => {
+    const warnings = (res: RawResponse) => [res.headers['warning'] ?? []].flat();
+    const json = (name: string) => `{"apiVersion":"apps.openshift.io/v1","kind":"DeploymentConfig","metadata":{"name":"${name}"},"spec":{"replicas":1,"replicas":2,"selector":{"app":"${name}"},"template":{"metadata":{"labels":{"app":"${name}"}},"spec":{"containers":[{"name":"c","image":"registry.local/web:1"}]}}}}`;
+    const create = (body: string, query: string, contentType = 'application/json') => raw('POST', `${G}/namespaces/${ns}/deploymentconfigs?dryRun=All${query}`, { contentType, body });
+
+    let res = await create(json('dup-json'), '');
+    expect([res.status, res.json<DeploymentConfig>().spec.replicas, warnings(res)]).toEqual([201, 2, ['299 - "duplicate field \\"spec.replicas\\""']]);
+    res = await create(json('dup-json'), '&fieldValidation=Strict');
+    expect([res.status, res.json<{ message: string }>().message]).toEqual([400, 'DeploymentConfig in version "v1" cannot be handled as a DeploymentConfig: strict decoding error: duplicate field "spec.replicas"']);
+    res = await create(json('dup-json'), '&fieldValidation=Ignore');
+    expect([res.status, res.json<DeploymentConfig>().spec.replicas, warnings(res)]).toEqual([201, 2, []]);
+
+    const yamlBody = (name: string) => ['apiVersion: apps.openshift.io/v1', 'kind: DeploymentConfig', `metadata: {name: ${name}}`, 'spec:', '  replicas: 1', '  replicas: 3',
+      `  selector: {app: ${name}}`, `  template: {metadata: {labels: {app: ${name}}}, spec: {containers: [{name: c, image: registry.local/web:1}]}}`, ''].join('\n');
+    res = await create(yamlBody('dup-yaml'), '', 'application/yaml');
+    expect([res.status, res.json<DeploymentConfig>().spec.replicas, warnings(res)]).toEqual([201, 3, ['299 - "line 6: key \\"replicas\\" already set in map"']]);
+    res = await create(yamlBody('dup-yaml'), '&fieldValidation=Strict', 'application/yaml');
+    expect([res.status, res.json<{ message: string }>().message]).toEqual([400, 'DeploymentConfig in version "v1" cannot be handled as a DeploymentConfig: strict decoding error: yaml: unmarshal errors:\n  line 6: key "replicas" already set in map']);
+    const apply = (query: string) => raw('PATCH', `${dcPath('dup-apply')}?fieldManager=e2e&dryRun=All${query}`, { contentType: 'application/apply-patch+yaml', body: yamlBody('dup-apply') });
+    res = await apply('');
+    expect([res.status, res.json<DeploymentConfig>().spec.replicas, warnings(res)]).toEqual([201, 3, ['299 - "line 6: key \\"replicas\\" already set in map"']]);
+    res = await apply('&fieldValidation=Strict');
+    expect([res.status, res.json<{ message: string }>().message]).toEqual([400, 'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 6: key "replicas" already set in map']);
+
+    // An unknown field is the storage's to judge; its warning and its refusal reach the client.
+    const before = await getDc();
+    const merge = (query: string) => raw('PATCH', `${dcPath()}?dryRun=All${query}`, { contentType: 'application/merge-patch+json', body: '{"spec":{"replicaz":3}}' });
+    res = await merge('');
+    expect([res.status, warnings(res)]).toEqual([200, ['299 - "unknown field \\"spec.replicaz\\""']]);
+    res = await merge('&fieldValidation=Strict');
+    expect([res.status, res.json<{ message: string }>().message]).toEqual([422, expect.stringContaining('strict decoding error: unknown field "spec.replicaz"')]);
+    // A key written twice in a merge patch: the same warning, and Invalid on `patch` under Strict.
+    const dupMerge = (query: string) => raw('PATCH', `${dcPath()}?dryRun=All${query}`, { contentType: 'application/merge-patch+json', body: '{"spec":{"replicas":3,"replicas":4}}' });
+    res = await dupMerge('');
+    expect([res.status, res.json<DeploymentConfig>().spec.replicas, warnings(res)]).toEqual([200, 4, ['299 - "duplicate field \\"spec.replicas\\""']]);
+    res = await dupMerge('&fieldValidation=Strict');
+    expect([res.status, res.json<{ message: string }>().message]).toEqual([422, expect.stringContaining('strict decoding error: duplicate field "spec.replicas"')]);
+    expect((await getDc()).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
   });
 
   // `oc logs dc/x [--version=N] [-f] [--tail] [--timestamps] [--limit-bytes] [--since] [-p]`: oc GETs

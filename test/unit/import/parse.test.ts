@@ -77,10 +77,10 @@ describe('decodeDocuments', () => {
       { kind: 'Secret', metadata: { name: 's', labels: { 'a/b': '2' } } },
     ]);
     expect(d.duplicateKeys).toEqual([
-      { document: 1, path: 'items[0].metadata.name', line: 5, column: 23, format: 'yaml' },
-      { document: 1, path: 'items[0].data.x', line: 8, column: 5, format: 'yaml' },
-      { document: 2, path: 'metadata.labels["a/b"]', line: 15, column: 24, format: 'yaml' },
-      { document: 2, path: 'kind', line: 16, column: 1, format: 'yaml' },
+      { document: 1, path: 'items[0].metadata.name', key: 'name', line: 5, column: 23, format: 'yaml' },
+      { document: 1, path: 'items[0].data.x', key: 'x', line: 8, column: 5, format: 'yaml' },
+      { document: 2, path: 'metadata.labels["a/b"]', key: 'a/b', line: 15, column: 24, format: 'yaml' },
+      { document: 2, path: 'kind', key: 'kind', line: 16, column: 1, format: 'yaml' },
     ]);
   });
 
@@ -100,10 +100,10 @@ describe('decodeDocuments', () => {
       { kind: 'Secret', metadata: { name: 's' }, type: 'kubernetes.io/tls', stringData: { k: ['v', { n: 2 }] } },
     ]);
     expect(d.duplicateKeys).toEqual([
-      { document: 1, path: 'items[0].data.x', line: 2, column: 87, format: 'json' },
-      { document: 1, path: 'items[1].metadata.labels["a/b"]', line: 3, column: 74, format: 'json' },
-      { document: 2, path: 'stringData.k[1].n', line: 5, column: 100, format: 'json' },
-      { document: 2, path: 'type', line: 5, column: 111, format: 'json' },
+      { document: 1, path: 'items[0].data.x', key: 'x', line: 2, column: 87, format: 'json' },
+      { document: 1, path: 'items[1].metadata.labels["a/b"]', key: 'a/b', line: 3, column: 74, format: 'json' },
+      { document: 2, path: 'stringData.k[1].n', key: 'n', line: 5, column: 100, format: 'json' },
+      { document: 2, path: 'type', key: 'type', line: 5, column: 111, format: 'json' },
     ]);
     expect(decodeDocuments('{"kind": "ConfigMap", "metadata": {"name": "a"}, "data": {"x": "1"}}', 'ok.json').duplicateKeys).toEqual([]);
   });
