@@ -70,22 +70,23 @@ function duplicateText(d: DuplicateKey): string {
 }
 
 /** The refusal kube-apiserver answers under `Strict`. */
-function strictError(body: DecodedBody, role: BodyRole, name: string): ApiStatusError {
+function strictError(body: DecodedBody, role: BodyRole, name: string, kind: string): ApiStatusError {
   const detail = body.format === 'json'
     ? body.duplicates.map(duplicateText).join(', ')
     : `yaml: unmarshal errors:\n${body.duplicates.map((d) => `  ${duplicateText(d)}`).join('\n')}`;
   if (role === 'apply') return badRequest(`error strict decoding YAML: error converting YAML to JSON: ${detail}`);
   if (role === 'patch') return invalidPatchResult(name, `strict decoding error: ${detail}`);
-  return badRequest(`${Kind} in version "v1" cannot be handled as a ${Kind}: strict decoding error: ${detail}`);
+  return badRequest(`${kind} in version "v1" cannot be handled as a ${kind}: strict decoding error: ${detail}`);
 }
 
 /**
  * Applies the directive to a decoded body's duplicate keys: throws under `Strict`, adds one
- * `Warning` header per key under `Warn`.
+ * `Warning` header per key under `Warn`. `kind` is what the body is (a DeploymentConfig, or a
+ * subresource's DeploymentRequest or DeploymentConfigRollback).
  */
-export function judgeDuplicates(body: DecodedBody, role: BodyRole, directive: FieldValidation, res: ServerResponse, name = ''): void {
+export function judgeDuplicates(body: DecodedBody, role: BodyRole, directive: FieldValidation, res: ServerResponse, name = '', kind: string = Kind): void {
   if (body.duplicates.length === 0 || directive === 'Ignore') return;
-  if (directive === 'Strict') throw strictError(body, role, name);
+  if (directive === 'Strict') throw strictError(body, role, name, kind);
   for (const d of body.duplicates) addWarning(res, warningHeader(duplicateText(d)));
 }
 

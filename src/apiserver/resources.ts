@@ -86,7 +86,7 @@ function writeDc(ctx: HandlerContext, code: number, dc: DeploymentConfig): void 
 }
 
 /** Parses a JSON (or YAML) request body. */
-export function parseBody(ctx: HandlerContext, buf: Buffer, role: BodyRole = 'object'): unknown {
+export function parseBody(ctx: HandlerContext, buf: Buffer, role: BodyRole = 'object', kind: string = Kind): unknown {
   const type = (ctx.req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim();
   const format = type === 'application/yaml' || type === 'application/apply-patch+yaml' ? 'yaml' : 'json';
   let body: DecodedBody;
@@ -96,7 +96,7 @@ export function parseBody(ctx: HandlerContext, buf: Buffer, role: BodyRole = 'ob
     throw badRequest(`the request body could not be decoded: ${(err as Error).message.split('\n')[0]}`);
   }
   // A JSON patch's operations are not fields of the object.
-  if (type !== 'application/json-patch+json') judgeDuplicates(body, role, fieldValidationOf(ctx.info.query), ctx.res, ctx.info.name);
+  if (type !== 'application/json-patch+json') judgeDuplicates(body, role, fieldValidationOf(ctx.info.query), ctx.res, ctx.info.name, kind);
   return body.value;
 }
 

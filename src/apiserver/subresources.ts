@@ -45,7 +45,7 @@ export interface InstantiateOptions {
  * DC, NotTriggered → 204 (OpenShift's Status code), Rejected → 400 with the reason.
  */
 export async function handleInstantiate(ctx: HandlerContext, opts: InstantiateOptions): Promise<void> {
-  const req = parseBody(ctx, await ctx.body()) as DeploymentRequest;
+  const req = parseBody(ctx, await ctx.body(), 'object', 'DeploymentRequest') as DeploymentRequest;
   const name = ctx.info.name ?? '';
   if (!req || typeof req !== 'object') throw badRequest('the body must be a DeploymentRequest');
   if (req.kind !== undefined && req.kind !== 'DeploymentRequest') throw badRequest(`the body is a ${String(req.kind)}, not a DeploymentRequest`);
@@ -128,7 +128,7 @@ interface DeploymentConfigRollback {
 
 /** Generates (does not store) the rolled-back DC, as OpenShift's rollback REST handler does. */
 export async function handleRollback(ctx: HandlerContext): Promise<void> {
-  const body = parseBody(ctx, await ctx.body()) as DeploymentConfigRollback;
+  const body = parseBody(ctx, await ctx.body(), 'object', 'DeploymentConfigRollback') as DeploymentConfigRollback;
   const name = ctx.info.name ?? '';
   if (!body || typeof body !== 'object' || !body.spec) {
     throw invalid('DeploymentConfigRollback', name, [{ reason: 'FieldValueRequired', field: 'spec', message: 'Required value' }]);

@@ -49,6 +49,10 @@ describe('a key written twice in a request body, under each field validation dir
     expect(refusal(() => judgeDuplicates(decodeBody(yaml, 'yaml'), 'apply', 'Strict', fakeResponse()))).toEqual({
       code: 400, message: 'error strict decoding YAML: error converting YAML to JSON: yaml: unmarshal errors:\n  line 5: key "a" already set in map\n  line 6: key "replicas" already set in map',
     });
+    // A subresource's body is named as its own kind.
+    expect(refusal(() => judgeDuplicates(decodeBody('{"latest":true,"latest":false}', 'json'), 'object', 'Strict', fakeResponse(), 'web', 'DeploymentRequest'))).toEqual({
+      code: 400, message: 'DeploymentRequest in version "v1" cannot be handled as a DeploymentRequest: strict decoding error: duplicate field "latest"',
+    });
     expect(refusal(() => judgeDuplicates(decodeBody(json, 'json'), 'patch', 'Strict', fakeResponse(), 'web'))).toEqual({
       code: 422, message: 'DeploymentConfig "web" is invalid: patch: Invalid value: the patched object: strict decoding error: duplicate field "spec.template.metadata.labels.a", duplicate field "spec.replicas"',
     });
