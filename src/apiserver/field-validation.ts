@@ -66,14 +66,14 @@ export function decodeBody(text: string, format: 'json' | 'yaml'): DecodedBody {
 
 /** kube-apiserver's text for one duplicate: sigs.k8s.io/json's for JSON, go-yaml's for YAML. */
 function duplicateText(d: DuplicateKey): string {
-  return d.format === 'json' ? `duplicate field ${JSON.stringify(d.path)}` : `line ${d.line}: key ${JSON.stringify(d.key)} already set in map`;
+  return d.format === 'json' ? `duplicate field ${JSON.stringify(d.fieldPath ?? d.path)}` : `line ${d.line}: key ${JSON.stringify(d.key)} already set in map`;
 }
 
 /** The refusal kube-apiserver answers under `Strict`. */
 function strictError(body: DecodedBody, role: BodyRole, name: string, kind: string): ApiStatusError {
-  const detail = body.format === 'json'
-    ? body.duplicates.map(duplicateText).join(', ')
-    : `yaml: unmarshal errors:\n${body.duplicates.map((d) => `  ${duplicateText(d)}`).join('\n')}`;
+  // kube-apiserver names a path once, however many times its key was written again.
+  const texts = [...new Set(body.duplicates.map(duplicateText))];
+  const detail = body.format === 'json' ? texts.join(', ') : `yaml: unmarshal errors:\n${texts.map((t) => `  ${t}`).join('\n')}`;
   if (role === 'apply') return badRequest(`error strict decoding YAML: error converting YAML to JSON: ${detail}`);
   if (role === 'patch') return invalidPatchResult(name, `strict decoding error: ${detail}`);
   return badRequest(`${kind} in version "v1" cannot be handled as a ${kind}: strict decoding error: ${detail}`);

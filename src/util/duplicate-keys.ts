@@ -16,6 +16,8 @@ export interface DuplicateKey {
   readonly path: string;
   /** The key as written. */
   readonly key: string;
+  /** JSON only: the path as kube-apiserver's strict decoder names it (`metadata.labels.a/b`, every key after a dot). */
+  readonly fieldPath?: string;
   readonly line: number;
   readonly column: number;
   /** What the input was written in: OpenShift read both keeping the later value (go-yaml v2, encoding/json). */
@@ -112,7 +114,8 @@ export function jsonDuplicateKeys(text: string, start: number, end: number, docu
     i++;
     return JSON.parse(text.slice(from, i)) as string;
   };
-  const value = (path: string): void => {
+  // `fieldPath` spells the path as kube-apiserver's strict decoder does: every key after a dot.
+  const value = (path: string, fieldPath: string): void => {
     skipSpace();
     if (text[i] === '{') {
       i++;
@@ -127,12 +130,12 @@ export function jsonDuplicateKeys(text: string, start: number, end: number, docu
         if (seen.has(key)) {
           // As for YAML: past the bound the input is refused, not reported key by key.
           if (before + out.length === maxDuplicates) throw new SyntaxError(`more than ${maxDuplicates} keys written twice in one object (the last at ${lineCol(text, keyAt)})`);
-          out.push({ document, path: at, key, ...locate(keyAt), format: 'json' });
+          out.push({ document, path: at, fieldPath: fieldPath ? `${fieldPath}.${key}` : key, key, ...locate(keyAt), format: 'json' });
         }
         seen.add(key);
         skipSpace();
         i++; // ':'
-        value(at);
+        value(at, fieldPath ? `${fieldPath}.${key}` : key);
         skipSpace();
         if (text[i++] === '}') return; // else ','
       }
@@ -142,7 +145,7 @@ export function jsonDuplicateKeys(text: string, start: number, end: number, docu
       skipSpace();
       if (text[i] === ']') { i++; return; }
       for (let n = 0; ; n++) {
-        value(`${path}[${n}]`);
+        value(`${path}[${n}]`, `${fieldPath}[${n}]`);
         skipSpace();
         if (text[i++] === ']') return; // else ','
       }
@@ -150,7 +153,7 @@ export function jsonDuplicateKeys(text: string, start: number, end: number, docu
     if (text[i] === '"') { string(); return; }
     while (i < end && !',]} \t\n\r'.includes(text[i]!)) i++;
   };
-  value('');
+  value('', '');
   return out;
 }
 

@@ -58,6 +58,12 @@ describe('a key written twice in a request body, under each field validation dir
     });
   });
 
+  it('names a JSON path as kube-apiserver does (every key after a dot, list items by index), and a path written three times once', () => {
+    const body = decodeBody('{"metadata":{"labels":{"app.kubernetes.io/name":"a","app.kubernetes.io/name":"b","app.kubernetes.io/name":"c"}},"spec":{"triggers":[{"type":"x","type":"y"}]}}', 'json');
+    expect(refusal(() => judgeDuplicates(body, 'object', 'Strict', fakeResponse())).message).toBe(
+      'DeploymentConfig in version "v1" cannot be handled as a DeploymentConfig: strict decoding error: duplicate field "metadata.labels.app.kubernetes.io/name", duplicate field "spec.triggers[0].type"');
+  });
+
   it('Ignore: nothing said; a body without duplicates is never judged', () => {
     const res = fakeResponse();
     judgeDuplicates(decodeBody(json, 'json'), 'object', fieldValidationOf(new URLSearchParams('fieldValidation=Ignore')), res);

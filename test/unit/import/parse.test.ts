@@ -100,10 +100,10 @@ describe('decodeDocuments', () => {
       { kind: 'Secret', metadata: { name: 's' }, type: 'kubernetes.io/tls', stringData: { k: ['v', { n: 2 }] } },
     ]);
     expect(d.duplicateKeys).toEqual([
-      { document: 1, path: 'items[0].data.x', key: 'x', line: 2, column: 87, format: 'json' },
-      { document: 1, path: 'items[1].metadata.labels["a/b"]', key: 'a/b', line: 3, column: 74, format: 'json' },
-      { document: 2, path: 'stringData.k[1].n', key: 'n', line: 5, column: 100, format: 'json' },
-      { document: 2, path: 'type', key: 'type', line: 5, column: 111, format: 'json' },
+      { document: 1, path: 'items[0].data.x', fieldPath: 'items[0].data.x', key: 'x', line: 2, column: 87, format: 'json' },
+      { document: 1, path: 'items[1].metadata.labels["a/b"]', fieldPath: 'items[1].metadata.labels.a/b', key: 'a/b', line: 3, column: 74, format: 'json' },
+      { document: 2, path: 'stringData.k[1].n', fieldPath: 'stringData.k[1].n', key: 'n', line: 5, column: 100, format: 'json' },
+      { document: 2, path: 'type', fieldPath: 'type', key: 'type', line: 5, column: 111, format: 'json' },
     ]);
     expect(decodeDocuments('{"kind": "ConfigMap", "metadata": {"name": "a"}, "data": {"x": "1"}}', 'ok.json').duplicateKeys).toEqual([]);
   });
