@@ -265,22 +265,17 @@ describe('crds/optional/deploymentconfig-quantities-policy.yaml (Kubernetes 1.36
     const mutations = policy.spec?.mutations ?? [];
     expect(mutations.map((m) => m.patchType)).toEqual(['JSONPatch']);
     for (const place of places) expect(mutations[0]!.jsonPatch!.expression).toContain(`path: ${place}`);
-    // Null values in maps of strings become "" in the same expression (src/apis/string-maps.generated.ts).
+    // Null values in maps of strings become "", in maps of Quantities "0", in the same expression
+    // (src/apis/string-maps.generated.ts, src/apis/quantities.generated.ts).
     const { DcSpecStringMaps } = await import('../../../src/apis/string-maps.generated.js');
-    const maps = pointers(DcSpecStringMaps as Node, "'' + '/spec'");
-    expect(maps.length).toBe(22);
-    for (const map of maps) {
-      expect(mutations[0]!.jsonPatch!.expression).toContain(`path: ${map} + '/' + jsonpatch.escapeKey(`);
-    }
-    expect(mutations[0]!.jsonPatch!.expression.match(/== null_type\)\.map\(k\d+, JSONPatch\{op: 'replace', path: [^}]*, value: ''\}\)/g)).toHaveLength(maps.length);
-    // And null values in maps of Quantities "0" (src/apis/quantities.generated.ts).
     const { DcSpecQuantityMaps } = await import('../../../src/apis/quantities.generated.js');
-    const quantityMaps = pointers(DcSpecQuantityMaps as Node, "'' + '/spec'");
-    expect(quantityMaps.length).toBe(13);
-    for (const map of quantityMaps) {
-      expect(mutations[0]!.jsonPatch!.expression).toContain(`path: ${map} + '/' + jsonpatch.escapeKey(`);
+    for (const { skeleton, count, zero } of [{ skeleton: DcSpecStringMaps, count: 22, zero: '' }, { skeleton: DcSpecQuantityMaps, count: 13, zero: '0' }]) {
+      const maps = pointers(skeleton as Node, "'' + '/spec'");
+      expect(maps.length).toBe(count);
+      for (const map of maps) expect(mutations[0]!.jsonPatch!.expression).toContain(`path: ${map} + '/' + jsonpatch.escapeKey(`);
+      const patches = mutations[0]!.jsonPatch!.expression.match(new RegExp(`== null_type\\)\\.map\\(k\\d+, JSONPatch\\{op: 'replace', path: [^}]*, value: '${zero}'\\}\\)`, 'g'));
+      expect(patches).toHaveLength(count);
     }
-    expect(mutations[0]!.jsonPatch!.expression.match(/== null_type\)\.map\(k\d+, JSONPatch\{op: 'replace', path: [^}]*, value: '0'\}\)/g)).toHaveLength(quantityMaps.length);
     expect(policy.spec?.failurePolicy).toBe('Ignore');
     expect(policy.spec?.matchConstraints?.resourceRules?.map((r) => r.resources)).toEqual([['deploymentconfigs']]);
     expect(binding.spec?.policyName).toBe(policy.metadata?.name);
