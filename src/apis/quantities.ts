@@ -11,7 +11,6 @@
 import type { MarkedSkeleton } from './marked-skeleton.js';
 import { DcQuantities } from './quantities.generated.js';
 
-
 /** One Quantity written as a string: its field path (`spec.template.spec.containers[0]...`), text and what was sent. */
 export interface RewrittenQuantity {
   readonly path: string;

@@ -38,11 +38,15 @@ export interface DecodedBody {
   readonly format: 'json' | 'yaml';
 }
 
-/** Parses a body, keeping the later value of a key written twice; throws what the parser threw. */
-export function decodeBody(text: string, format: 'json' | 'yaml'): DecodedBody {
+/**
+ * Parses a body, keeping the later value of a key written twice; throws what the parser threw.
+ * `judged` false (a JSON patch, whose operations are not fields of the object): JSON duplicates are
+ * not looked for, as kube-apiserver does not judge them.
+ */
+export function decodeBody(text: string, format: 'json' | 'yaml', judged = true): DecodedBody {
   if (format === 'json') {
     const value = parseJsonBounded(text);
-    const duplicates = value !== null && typeof value === 'object' ? jsonDuplicateKeys(text, text.search(/\S/), text.length, 1, 0, MaxLocatedDuplicates) : [];
+    const duplicates = judged && value !== null && typeof value === 'object' ? jsonDuplicateKeys(text, text.search(/\S/), text.length, 1, 0, MaxLocatedDuplicates) : [];
     return { value, duplicates, format };
   }
   // Read as kube-apiserver reads YAML (YAML 1.1: `0400` is octal, timestamps stay strings).

@@ -89,14 +89,15 @@ function writeDc(ctx: HandlerContext, code: number, dc: DeploymentConfig): void 
 export function parseBody(ctx: HandlerContext, buf: Buffer, role: BodyRole = 'object', kind: string = Kind): unknown {
   const type = (ctx.req.headers['content-type'] ?? 'application/json').split(';')[0]?.trim();
   const format = type === 'application/yaml' || type === 'application/apply-patch+yaml' ? 'yaml' : 'json';
+  // A JSON patch's operations are not fields of the object.
+  const judged = type !== 'application/json-patch+json';
   let body: DecodedBody;
   try {
-    body = decodeBody(buf.toString('utf8'), format);
+    body = decodeBody(buf.toString('utf8'), format, judged);
   } catch (err) {
     throw badRequest(`the request body could not be decoded: ${(err as Error).message.split('\n')[0]}`);
   }
-  // A JSON patch's operations are not fields of the object.
-  if (type !== 'application/json-patch+json') judgeDuplicates(body, role, fieldValidationOf(ctx.info.query), ctx.res, ctx.info.name, kind);
+  if (judged) judgeDuplicates(body, role, fieldValidationOf(ctx.info.query), ctx.res, ctx.info.name, kind);
   return body.value;
 }
 

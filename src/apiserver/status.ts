@@ -88,10 +88,10 @@ export const internal = (message: string): ApiStatusError => status(500, 'Intern
 
 export const unavailable = (message: string): ApiStatusError => status(503, 'ServiceUnavailable', message);
 
-/** A Status read from the storage, reworded for the public group. */
 /** A storage message as the public group's: `deploymentconfigs.<storage group>` named as ours. */
 export const rewordStorageGroup = (s: string, storageGroup: string): string => s.split(`.${storageGroup}`).join(`.${Group}`);
 
+/** A Status read from the storage, reworded for the public group. */
 export function fromStorageStatus(body: unknown, httpCode: number, storageGroup: string): ApiStatusError {
   const b = (body ?? {}) as Partial<StatusBody>;
   const reword = (s: string | undefined) => (s === undefined ? undefined : rewordStorageGroup(s, storageGroup));

@@ -65,8 +65,8 @@ export function applyDefaults(input: DeploymentConfig): DeploymentConfig {
  * decoded from an RC's encoded config (a deep copy of that costs as much as the decoding).
  */
 export function defaultInPlace(dc: DeploymentConfig): DeploymentConfig {
-  // OpenShift stored no null field: its decoder read one as absent, and a null in a map of
-  // strings as "" (src/apis/nulls.ts).
+  // OpenShift stored no null field: its decoder read one as absent, a null in a map of strings as
+  // "" and one in a map of Quantities as "0" (src/apis/nulls.ts).
   dc.spec = dcSpecWithoutNulls(dc.spec ?? {});
   const spec = dc.spec;
 
