@@ -57,6 +57,7 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
   }
   const candidates: Candidate[] = [];
   const templateMessages: ImportResult['templateMessages'] = [];
+  const templateNotes: string[] = [];
   for (const f of found) {
     if (!isTemplate(f.object)) {
       candidates.push({ ...f, keepNamespace: false });
@@ -64,6 +65,7 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
     }
     const t = processTemplate(f.object, f.origin, options.params, options.random);
     problems.push(...t.problems);
+    templateNotes.push(...t.notes);
     candidates.push(...t.objects);
     if (t.message.trim() !== '') templateMessages.push({ template: t.name, message: t.message });
   }
@@ -114,7 +116,7 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
     && isObject(x.c.object['spec']) && isObject(x.c.object['spec']['selector'])).map((x) => x.name));
 
   const entries = checked.map(({ c, cls, kind, name, generateName }) => toEntry(c, cls, kind, name, generateName, { streams, selectingServices, duplicates }));
-  const notes: string[] = [];
+  const notes: string[] = [...templateNotes];
   for (const d of duplicates) {
     if (!d.claimed) notes.push(`${formatOrigin({ source: d.source, document: d.document, path: '' })}: ${duplicateKeyLine(d.path, d)}`);
   }

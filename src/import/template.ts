@@ -5,11 +5,14 @@
  * inside any string (and map key), `${{NAME}}` as a whole string is replaced by the JSON value of
  * the parameter (kept as a string when it is not valid JSON); hard-coded `metadata.namespace` is
  * removed unless it references a parameter; the template's `labels` (substituted) are added to
- * every object's `metadata.labels`, overwriting; `message` is substituted.
+ * every object's `metadata.labels`, overwriting; `message` is substituted. A name declared more
+ * than once is taken as OpenShift took it (its validation has no uniqueness rule): `--param` sets
+ * the first declaration (`GetParameterByName`), each declaration is generated and checked for
+ * `required` on its own, and substitution uses the last one (the processor's map of parameters).
  */
 import { GeneratorError, generateExpression, type RandomInt } from './generator.js';
 import type { FoundObject } from './parse.js';
-import { isObject, type InputProblem, type KubeObject, type Origin } from './types.js';
+import { formatOrigin, isObject, type InputProblem, type KubeObject, type Origin } from './types.js';
 
 const stringParameterExp = /\$\{([a-zA-Z0-9_]+?)\}/g;
 const nonStringParameterExp = /^\$\{\{([a-zA-Z0-9_]+)\}\}$/;
@@ -48,6 +51,8 @@ export interface ProcessedTemplate {
   /** Final value of every parameter, including generated ones. */
   readonly values: ReadonlyMap<string, string>;
   readonly problems: InputProblem[];
+  /** What the report says about input that was taken as OpenShift took it (repeated parameters). */
+  readonly notes: string[];
 }
 
 /**
@@ -59,17 +64,21 @@ export function processTemplate(template: KubeObject, origin: Origin, userValues
   const name = typeof meta['name'] === 'string' ? meta['name'] : '<unnamed>';
   const problems: InputProblem[] = [];
   const problem = (path: string, message: string) => problems.push({ origin: { ...origin, path }, message: `Template "${name}": ${message}` });
+  const notes: string[] = [];
   const result = (objects: ProcessedObject[] = [], message = '', values = new Map<string, string>()): ProcessedTemplate =>
-    ({ name, objects, message, values, problems });
+    ({ name, objects, message, values, problems, notes });
 
   const params = decodeParameters(template['parameters'], problem);
   if (problems.length > 0) return result();
 
-  for (const p of params) {
-    const user = userValues.get(p.name);
-    if (user !== undefined) {
-      p.value = user;
-      p.generate = '';
+  const declarations = new Map<string, number[]>();
+  params.forEach((p, i) => declarations.set(p.name, [...(declarations.get(p.name) ?? []), i]));
+  for (const [paramName, at] of declarations) {
+    const user = userValues.get(paramName);
+    const first = params[at[0] ?? 0];
+    if (user !== undefined && first) {
+      first.value = user;
+      first.generate = '';
     }
   }
   params.forEach((p, i) => {
@@ -88,12 +97,24 @@ export function processTemplate(template: KubeObject, origin: Origin, userValues
       }
     }
     if (p.value === '' && p.required) {
-      problem(`parameters[${i}]`, `parameter ${p.name} is required and must be specified (use --param ${p.name}=VALUE)`);
+      const first = declarations.get(p.name)?.[0] ?? i;
+      const hint = first === i ? '' : `; parameters[${first}] declares it too, and --param sets only the first declaration, as oc process does: remove the repeated declaration`;
+      problem(`parameters[${i}]`, `parameter ${p.name} is required and must be specified (use --param ${p.name}=VALUE${hint})`);
     }
   });
   if (problems.length > 0) return result();
 
+  // The last declaration of a name wins, as in the processor's map.
   const values = new Map(params.map((p) => [p.name, p.value]));
+  for (const [paramName, at] of declarations) {
+    if (at.length < 2) continue;
+    const last = at[at.length - 1] ?? 0;
+    const value = values.get(paramName) ?? '';
+    const user = userValues.get(paramName);
+    const lost = user !== undefined && user !== value ? `; --param ${paramName}=${user} set only the first declaration and is not substituted` : '';
+    notes.push(`${formatOrigin({ ...origin, path: `parameters[${last}]` })}: Template "${name}": parameter ${paramName} is declared ${at.length} times `
+      + `(${at.map((i) => `parameters[${i}]`).join(', ')}); as oc process did, \${${paramName}} takes the value of the last declaration: ${JSON.stringify(value)}${lost}`);
+  }
   const message = typeof template['message'] === 'string' ? substituteString(template['message'], values).value : '';
   const labels: Record<string, unknown> = {};
   if (template['labels'] !== undefined && !isObject(template['labels'])) problem('labels', 'labels must be a map of strings');
@@ -131,7 +152,6 @@ function decodeParameters(raw: unknown, problem: (path: string, message: string)
     problem('parameters', 'parameters must be a list');
     return [];
   }
-  const seen = new Set<string>();
   const out: TemplateParameter[] = [];
   raw.forEach((p: unknown, i: number) => {
     const path = `parameters[${i}]`;
@@ -141,8 +161,6 @@ function decodeParameters(raw: unknown, problem: (path: string, message: string)
     }
     const name = p['name'];
     if (!parameterNameExp.test(name)) problem(path, `invalid parameter name "${name}": use letters, digits and _`);
-    if (seen.has(name)) problem(path, `parameter ${name} is declared more than once`);
-    seen.add(name);
     const str = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
     out.push({ name, value: str(p['value']), generate: str(p['generate']), from: str(p['from']), required: p['required'] === true });
   });

@@ -6,7 +6,7 @@ import { importObjects, type ImportInput } from '../../../src/import/pipeline.js
 import { decodeDocuments } from '../../../src/import/parse.js';
 import { classify } from '../../../src/import/kinds.js';
 import { convertRemovedVersion, replacementVersion } from '../../../src/import/removed-versions.js';
-import { formatObjects } from '../../../src/import/report.js';
+import { formatObjects, formatReport } from '../../../src/import/report.js';
 import { ImportInputError, type ImportEntry, type ImportResult, type KubeObject } from '../../../src/import/types.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/import');
@@ -492,5 +492,20 @@ status: {phase: Active}
     expect(entry(r, 'service/shop').notes).toEqual([expect.stringMatching(/generated the TLS secret shop-tls for this Service/)]);
     expect(entry(r, 'secret/shop-tls').notes).toEqual([expect.stringMatching(/^a serving certificate OpenShift's service CA operator made for Service shop/)]);
     expect(entry(r, 'configmap/shop-config').notes).toEqual([]);
+  });
+});
+
+describe('import of a Template that declares a parameter twice', () => {
+  const text = JSON.stringify({
+    apiVersion: 'template.openshift.io/v1', kind: 'Template', metadata: { name: 'jenkins' },
+    parameters: [{ name: 'GITHUB_USERNAME', value: 'octo', required: true }, { name: 'GITHUB_USERNAME', value: '' }],
+    objects: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'jenkins' }, data: { user: '${GITHUB_USERNAME}' } }],
+  });
+  const r = importObjects([{ source: 'jenkins.json', text }], { params: new Map(), random: () => 0 });
+
+  it('imports it with the value OpenShift substituted, and the report says which declaration gave it', () => {
+    expect(get(entry(r, 'configmap/jenkins').object, 'data')).toEqual({ user: '' });
+    const report = formatReport(r);
+    expect(report).toContain('note: jenkins.json (document 1, parameters[1]): Template "jenkins": parameter GITHUB_USERNAME is declared 2 times');
   });
 });

@@ -81,11 +81,38 @@ describe('processTemplate (oc process semantics)', () => {
     expect(r.objects[1]?.origin).toEqual({ ...origin, path: 'objects[1]' });
   });
 
-  it('rejects duplicate and invalid parameter names', () => {
-    const r = processTemplate(tpl({ parameters: [{ name: 'A' }, { name: 'A' }, { name: 'bad-name' }] }), origin, new Map(), zeros);
-    expect(r.problems.map((p) => p.message)).toEqual([
-      'Template "t": parameter A is declared more than once',
-      'Template "t": invalid parameter name "bad-name": use letters, digits and _',
+  it('rejects invalid parameter names', () => {
+    const r = processTemplate(tpl({ parameters: [{ name: 'A' }, { name: 'bad-name' }] }), origin, new Map(), zeros);
+    expect(r.problems.map((p) => p.message)).toEqual(['Template "t": invalid parameter name "bad-name": use letters, digits and _']);
+  });
+
+  // OpenShift's template validation has no uniqueness rule, and real templates repeat a name
+  // (openshift-ansible's gluster-s3 template declares CLUSTER_NAME twice): its processor puts the
+  // declarations in a map, so the last one is substituted, while `oc process -p` sets the first.
+  it('takes a parameter declared twice as oc process does: the last declaration is substituted, and says so', () => {
+    const t = tpl({
+      parameters: [{ name: 'USER', value: 'first', required: true }, { name: 'X', value: 'x' }, { name: 'USER', value: '' }],
+      objects: [cm({ user: '${USER}', x: '${X}' })],
+    });
+    const r = processTemplate(t, origin, new Map(), zeros);
+    expect(r.problems).toEqual([]);
+    expect(r.objects[0]?.object['data']).toEqual({ user: '', x: 'x' });
+    expect(r.notes).toEqual([
+      't.yaml (document 1, parameters[2]): Template "t": parameter USER is declared 2 times (parameters[0], parameters[2]); as oc process did, ${USER} takes the value of the last declaration: ""',
+    ]);
+  });
+
+  it('sets only the first declaration of a repeated parameter from --param, as oc process does, and names the value lost', () => {
+    const t = tpl({ parameters: [{ name: 'USER', value: 'first' }, { name: 'USER', value: 'last' }], objects: [cm({ user: '${USER}' })] });
+    const r = processTemplate(t, origin, new Map([['USER', 'given']]), zeros);
+    expect(r.objects[0]?.object['data']).toEqual({ user: 'last' });
+    expect(r.notes).toEqual([
+      't.yaml (document 1, parameters[1]): Template "t": parameter USER is declared 2 times (parameters[0], parameters[1]); as oc process did, ${USER} takes the value of the last declaration: "last"; --param USER=given set only the first declaration and is not substituted',
+    ]);
+    // A later declaration that is required and empty fails, though --param named it.
+    const required = tpl({ parameters: [{ name: 'USER' }, { name: 'USER', required: true }], objects: [cm({ user: '${USER}' })] });
+    expect(processTemplate(required, origin, new Map([['USER', 'given']]), zeros).problems.map((p) => p.message)).toEqual([
+      'Template "t": parameter USER is required and must be specified (use --param USER=VALUE; parameters[0] declares it too, and --param sets only the first declaration, as oc process does: remove the repeated declaration)',
     ]);
   });
 });
