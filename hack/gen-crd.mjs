@@ -597,14 +597,16 @@ function emit(v, indent = '') {
 
 // ------------------------------------------------------------------ import skeletons
 // A skeleton keeps only what pruning needs: `p` known properties, `i` list items, `a` map values,
-// `x` anything goes (preserve-unknown-fields, embedded resources); 0 is a scalar.
+// `x` anything goes (preserve-unknown-fields, embedded resources); a scalar is 1 (integer), 2
+// (number) or 0 (any other: strings, booleans, int-or-string), for the quoted numbers import reads.
+const scalarCode = (n) => (n.type === 'integer' ? 1 : n.type === 'number' ? 2 : 0);
 function skeleton(n) {
   if (n['x-kubernetes-preserve-unknown-fields'] || n['x-kubernetes-embedded-resource']) return { x: 1 };
   const out = {};
   if (n.properties) out.p = Object.fromEntries(Object.entries(n.properties).map(([k, v]) => [k, skeleton(v)]));
   if (n.items) out.i = skeleton(n.items);
   if (n.additionalProperties && typeof n.additionalProperties === 'object') out.a = skeleton(n.additionalProperties);
-  return Object.keys(out).length > 0 ? out : 0;
+  return Object.keys(out).length > 0 ? out : scalarCode(n);
 }
 /** Upstream schema by name to skeleton, following $ref / allOf (ObjectMeta has no cycles). */
 function upstreamSkeleton(name) {
@@ -616,7 +618,7 @@ function upstreamSkeleton(name) {
     if (n.properties) out.p = Object.fromEntries(Object.entries(n.properties).map(([k, v]) => [k, follow(v)]));
     if (n.items) out.i = follow(n.items);
     if (n.additionalProperties && typeof n.additionalProperties === 'object') out.a = follow(n.additionalProperties);
-    return Object.keys(out).length > 0 ? out : 0;
+    return Object.keys(out).length > 0 ? out : scalarCode(n);
   };
   return follow(node);
 }

@@ -148,7 +148,9 @@ group-less DeploymentConfig target -> apps.openshift.io/v1, ...), each named
 in the report, so the output passes kubectl's strict validation; so are null fields of DeploymentConfigs and
 ImageStreams (\`rollingParams:\` with nothing after it), which OpenShift read as absent, and fractional numbers
 where a DeploymentConfig takes a quantity (\`cpu: 0.5\` becomes "0.5"), which the CRD takes only as strings;
-a null quantity in \`limits\` or \`requests\` becomes "0", as OpenShift stored it.
+a null quantity in \`limits\` or \`requests\` becomes "0", as OpenShift stored it; a number written as a string
+where a field takes a number (\`replicas: "3"\`, what a Template's "\${REPLICAS}" writes) becomes the number, as
+OpenShift up to 3.7 read it.
 YAML is read as kubectl and OpenShift read it (YAML 1.1: \`defaultMode: 0400\` is octal, \`yes\` a boolean); a key
 written twice in one YAML mapping or JSON object keeps its later value, as OpenShift's readers did, and is reported.
 Objects of versions Kubernetes no longer serves (extensions/v1beta1 and apps/v1beta1 Deployments, StatefulSets,

@@ -13,14 +13,19 @@ import { isObject, type ImportEntry } from './types.js';
 
 /**
  * `p`: known properties (an object with `p` and no `a` accepts no other field); `i`: list items;
- * `a`: values of a map; `x`: anything is accepted below (preserve-unknown-fields); 0: a scalar.
+ * `a`: values of a map; `x`: anything is accepted below (preserve-unknown-fields). A scalar is 1
+ * (an integer), 2 (a number) or 0 (anything else: strings, booleans, int-or-string).
  */
-export type SchemaNode = 0 | {
+export type SchemaNode = Scalar | {
   readonly p?: Readonly<Record<string, SchemaNode>>;
   readonly i?: SchemaNode;
   readonly a?: SchemaNode;
   readonly x?: 1;
 };
+
+/** The scalar codes of a skeleton. */
+export type Scalar = 0 | 1 | 2;
+export const isScalar = (n: SchemaNode): n is Scalar => typeof n === 'number';
 
 /** Where schemas of kinds other than this project's CRDs come from. */
 export interface SchemaSource {
@@ -37,7 +42,7 @@ export class SchemaUnavailableError extends Error {
  * What `schema` (an object's skeleton) says of its key `key`: a declared field, a map entry (the
  * object has no declared field of that name but takes any key), or undefined: unknown.
  */
-export function schemaOfKey(schema: Exclude<SchemaNode, 0>, key: string): { node: SchemaNode; entry: boolean } | undefined {
+export function schemaOfKey(schema: Exclude<SchemaNode, Scalar>, key: string): { node: SchemaNode; entry: boolean } | undefined {
   const field = schema.p?.[key];
   if (field !== undefined) return { node: field, entry: false };
   return schema.a !== undefined ? { node: schema.a, entry: true } : undefined;
@@ -45,7 +50,7 @@ export function schemaOfKey(schema: Exclude<SchemaNode, 0>, key: string): { node
 
 /** Removes from `value` every field `schema` does not declare; returns the removed paths. */
 export function pruneUnknownFields(value: unknown, schema: SchemaNode, path = ''): string[] {
-  if (schema === 0 || schema.x) return [];
+  if (isScalar(schema) || schema.x) return [];
   const removed: string[] = [];
   if (Array.isArray(value)) {
     if (schema.i !== undefined) value.forEach((v, i) => removed.push(...pruneUnknownFields(v, schema.i as SchemaNode, `${path}[${i}]`)));
@@ -67,12 +72,58 @@ export function pruneUnknownFields(value: unknown, schema: SchemaNode, path = ''
   return removed;
 }
 
+/** One quoted number read as the number its field takes. */
+export interface QuotedNumber { readonly path: string; readonly from: string; readonly to: number }
+
+const quotedInteger = /^-?(0|[1-9][0-9]*)$/;
+const quotedNumber = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+
+/**
+ * Makes a string that spells a number (`"3"`) that number where `schema` takes an integer (or any
+ * number). OpenShift up to 3.7 decoded JSON with a reader that took such a string for the number,
+ * which is what a Template's `replicas: "${REPLICAS}"` produces; 3.8 and later, and Kubernetes,
+ * refuse it. Any other string is left for the server to refuse, naming the field.
+ */
+export function numbersFromQuotedNumbers(value: unknown, schema: SchemaNode, path = ''): QuotedNumber[] {
+  if (!isScalar(schema) && schema.x) return [];
+  const out: QuotedNumber[] = [];
+  if (Array.isArray(value)) {
+    if (!isScalar(schema) && schema.i !== undefined) {
+      value.forEach((v, i) => {
+        const p = `${path}[${i}]`;
+        if (typeof v === 'string') { const to = quotedAs(v, schema.i as SchemaNode); if (to !== undefined) { value[i] = to; out.push({ path: p, from: v, to }); } return; }
+        out.push(...numbersFromQuotedNumbers(v, schema.i as SchemaNode, p));
+      });
+    }
+    return out;
+  }
+  if (isScalar(schema) || !isObject(value)) return out;
+  for (const [k, v] of Object.entries(value)) {
+    const known = schemaOfKey(schema, k);
+    if (known === undefined) continue;
+    const p = known.entry && !schema.p ? `${path}[${JSON.stringify(k)}]` : path ? `${path}.${k}` : k;
+    if (typeof v === 'string') {
+      const to = quotedAs(v, known.node);
+      if (to !== undefined) { value[k] = to; out.push({ path: p, from: v, to }); }
+      continue;
+    }
+    out.push(...numbersFromQuotedNumbers(v, known.node, p));
+  }
+  return out;
+}
+
+function quotedAs(s: string, node: SchemaNode): number | undefined {
+  if (node === 1 && quotedInteger.test(s)) return Number(s);
+  if (node === 2 && quotedNumber.test(s)) return Number(s);
+  return undefined;
+}
+
 /** The bundled skeleton of one of this project's CRDs. */
 export const bundledSchema = (apiVersion: string, kind: string): SchemaNode | undefined => crdSchemas[`${apiVersion} ${kind}`];
 
 /**
  * Prunes every imported entry against its schema (bundled for this project's CRDs, else from
- * `source`), recording one `changed:` line per removed field. Returns the general notes: kinds
+ * `source`) and reads its quoted numbers, recording one `changed:` line per removed field or number. Returns the general notes: kinds
  * whose schema could not be read, so their unknown fields were left for the server to judge.
  */
 export async function pruneEntries(entries: readonly ImportEntry[], source: SchemaSource | undefined): Promise<string[]> {
@@ -99,6 +150,10 @@ export async function pruneEntries(entries: readonly ImportEntry[], source: Sche
     }
     const removed = pruneUnknownFields(entry.object, schema);
     for (const p of removed) entry.changes.push(`removed unknown field ${p} (not in the ${entry.apiVersion} ${entry.kind} schema; OpenShift ignored it)`);
+    for (const q of numbersFromQuotedNumbers(entry.object, schema)) {
+      entry.changes.push(`${q.path}: ${JSON.stringify(q.from)} → ${q.to} (a number written as a string, as a Template's "\${NAME}" writes one: `
+        + 'OpenShift up to 3.7 read it as the number; later versions and Kubernetes refuse it. In a Template, ${{NAME}} substitutes a number)');
+    }
     if (entry.changes.length > 0) entry.outcome = 'changed';
   }
   for (const [key, why] of unavailable) notes.push(`${key}: unknown fields were not removed (${why}); kubectl's strict validation will name any`);

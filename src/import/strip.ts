@@ -3,7 +3,7 @@
  * the object applies to another cluster as a new one. Each function mutates its argument and
  * returns the paths it removed, for the report.
  */
-import { schemaOfKey, type SchemaNode } from './prune.js';
+import { isScalar, schemaOfKey, type SchemaNode } from './prune.js';
 import { isObject, metadataMap, type KubeObject } from './types.js';
 
 const serverMetadata = ['uid', 'resourceVersion', 'creationTimestamp', 'generation', 'managedFields', 'selfLink',
@@ -131,7 +131,7 @@ export function stripNullTimestamps(obj: KubeObject): string[] {
  * Quantities was made "0" before: src/apis/quantities.ts). Null list items and subtrees the schema leaves open are left for the server to judge.
  */
 export function stripNulls(value: unknown, schema: SchemaNode, path = ''): string[] {
-  if (schema === 0 || schema.x) return [];
+  if (isScalar(schema) || schema.x) return [];
   const changes: string[] = [];
   if (Array.isArray(value)) {
     if (schema.i !== undefined) value.forEach((v, i) => changes.push(...stripNulls(v, schema.i as SchemaNode, `${path}[${i}]`)));

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { SchemaUnavailableError, type SchemaNode, type SchemaSource } from '../import/prune.js';
+import { isScalar, SchemaUnavailableError, type SchemaNode, type SchemaSource } from '../import/prune.js';
 
 interface OpenApiSchema {
   type?: string;
@@ -37,7 +37,7 @@ export function skeletonOf(doc: OpenApiDocument, name: string): SchemaNode {
     if (n.items) out.i = convert(n.items);
     if (typeof n.additionalProperties === 'object') out.a = convert(n.additionalProperties);
     // An object schema without properties accepts any field (a free-form object).
-    return Object.keys(out).length > 0 ? out : 0;
+    return Object.keys(out).length > 0 ? out : n.type === 'integer' ? 1 : n.type === 'number' ? 2 : 0;
   };
   const byName = (ref: string): SchemaNode => {
     const known = done.get(ref);
@@ -48,7 +48,7 @@ export function skeletonOf(doc: OpenApiDocument, name: string): SchemaNode {
     const node: { p?: Record<string, SchemaNode>; i?: SchemaNode; a?: SchemaNode; x?: 1 } = {};
     done.set(ref, node);
     const converted = convert(target);
-    if (converted === 0) { done.set(ref, 0); return 0; }
+    if (isScalar(converted)) { done.set(ref, converted); return converted; }
     Object.assign(node, converted);
     return node;
   };

@@ -185,6 +185,26 @@ describe('manifests OpenShift accepted (import and admission corpus) on the loca
     expect(svc.spec?.clusterIP).not.toBe('172.30.44.10');
   }, 150_000);
 
+  it('numbers a 3.7-era Template substitutes as strings (`replicas: "${REPLICAS}"`): the server refuses them as they are, --apply writes the numbers and reports each, and the DC rolls out with 2 replicas', async () => {
+    const printed = await printedObject('quoted-numbers.yaml', 'DeploymentConfig');
+    expect(printed.spec.replicas).toBe(2);
+    expect(refusalOf({ ...printed, spec: { ...printed.spec, replicas: '2' } })).toMatch(/spec\.replicas/);
+    const raw = await dcctl(['import', '-f', fx('quoted-numbers.yaml'), '--apply', '-n', compat]);
+    expect(raw.code).toBe(0);
+    const report = rel(raw.stderr);
+    for (const field of ['spec.replicas: "2" → 2', 'spec.strategy.rollingParams.intervalSeconds: "1" → 1', 'spec.template.spec.containers[0].ports[0].containerPort: "8080" → 8080', 'spec.ports[0].port: "8080" → 8080']) {
+      expect(report).toContain(`    changed: ${field} (a number written as a string`);
+    }
+    const rc = await new DcClient(compat).waitForPhase('eventrouter-1', ['Complete', 'Failed'], 90_000);
+    expect(phase(rc)).toBe('Complete');
+    expect(rc.spec?.replicas).toBe(2);
+    // An int-or-string field and a Quantity keep their strings.
+    const dc = await new DcClient(compat).get('eventrouter');
+    expect([dc.spec?.strategy?.rollingParams?.maxSurge, dc.spec?.template?.spec?.containers[0]?.resources?.limits?.['cpu']]).toEqual(['25%', '1']);
+    const svc = await core.readNamespacedService({ name: 'eventrouter', namespace: compat });
+    expect([svc.spec?.ports?.[0]?.port, svc.spec?.ports?.[0]?.targetPort]).toEqual([8080, 8080]);
+  }, 120_000);
+
   it('null fields of a real-world template (`rollingParams:`, `args:`, `env:` with nothing after them): --apply reports and removes them, and the DC rolls out', async () => {
     // The processed objects carry nulls, which OpenShift read as absent; import removes them, so
     // the output applies to the ImageStream CRD and to DC CRDs of earlier versions too.

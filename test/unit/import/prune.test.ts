@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
-import { bundledSchema, pruneEntries, pruneUnknownFields, SchemaUnavailableError, type SchemaNode, type SchemaSource } from '../../../src/import/prune.js';
+import { bundledSchema, numbersFromQuotedNumbers, pruneEntries, pruneUnknownFields, SchemaUnavailableError, type SchemaNode, type SchemaSource } from '../../../src/import/prune.js';
 import { importObjects } from '../../../src/import/pipeline.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -71,5 +71,48 @@ describe('pruneEntries', () => {
     const crd = yaml.load(readFileSync(path.join(repo, 'crds/deploymentconfig.yaml'), 'utf8')) as { spec: { versions: { schema: { openAPIV3Schema: { properties: Record<string, unknown> } } }[] } };
     const top = Object.keys(crd.spec.versions[0]!.schema.openAPIV3Schema.properties).sort();
     expect(Object.keys((dcSchema as { p: object }).p).sort()).toEqual(top);
+  });
+});
+
+// OpenShift up to 3.7 decoded JSON with a reader that took "1" for the integer 1, so Templates
+// wrote `replicas: "${REPLICAS}"`; 3.8 and later (and every Kubernetes) refuse the string.
+describe('numbersFromQuotedNumbers', () => {
+  it('makes a quoted number a number where the schema wants an integer, and leaves strings, int-or-strings and Quantities alone', () => {
+    const dc = {
+      spec: {
+        replicas: '3', revisionHistoryLimit: '-1', minReadySeconds: 'ten',
+        strategy: { rollingParams: { intervalSeconds: '1', maxSurge: '25%', maxUnavailable: '1' } },
+        template: { spec: { terminationGracePeriodSeconds: '30', containers: [{ name: 'c', image: 'i', resources: { limits: { cpu: '1' } }, ports: [{ containerPort: '8080' }] }] } },
+      },
+    };
+    expect(numbersFromQuotedNumbers(dc, dcSchema)).toEqual([
+      { path: 'spec.replicas', from: '3', to: 3 },
+      { path: 'spec.revisionHistoryLimit', from: '-1', to: -1 },
+      { path: 'spec.strategy.rollingParams.intervalSeconds', from: '1', to: 1 },
+      { path: 'spec.template.spec.terminationGracePeriodSeconds', from: '30', to: 30 },
+      { path: 'spec.template.spec.containers[0].ports[0].containerPort', from: '8080', to: 8080 },
+    ]);
+    expect(dc.spec.replicas).toBe(3);
+    // Not a number: left for the server to refuse, naming the field.
+    expect(dc.spec.minReadySeconds).toBe('ten');
+    // int-or-string and Quantity fields take strings.
+    expect(dc.spec.strategy.rollingParams.maxUnavailable).toBe('1');
+    expect(dc.spec.template.spec.containers[0]?.resources.limits.cpu).toBe('1');
+  });
+
+  it('reads a quoted number where the schema wants any number, and nothing that is not one', () => {
+    const schema: SchemaNode = { p: { ratio: 2, count: 1 } };
+    const o = { ratio: '0.5', count: '1.5' };
+    expect(numbersFromQuotedNumbers(o, schema)).toEqual([{ path: 'ratio', from: '0.5', to: 0.5 }]);
+    expect(o).toEqual({ ratio: 0.5, count: '1.5' });
+  });
+
+  it('reports each conversion on the entry, and the entry as changed', async () => {
+    const r = importObjects([{ source: 't.yaml', text: 'apiVersion: apps.openshift.io/v1\nkind: DeploymentConfig\nmetadata: {name: web}\nspec:\n  replicas: "2"\n  template: {spec: {containers: [{name: web, image: nginx}]}}\n' }], { params: new Map(), random: () => 0 });
+    await pruneEntries(r.entries, undefined);
+    const entry = r.entries[0];
+    expect(entry?.outcome).toBe('changed');
+    expect((entry?.object?.['spec'] as Record<string, unknown>)['replicas']).toBe(2);
+    expect(entry?.changes).toContain('spec.replicas: "2" → 2 (a number written as a string, as a Template\'s "${NAME}" writes one: OpenShift up to 3.7 read it as the number; later versions and Kubernetes refuse it. In a Template, ${{NAME}} substitutes a number)');
   });
 });

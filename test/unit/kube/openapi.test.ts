@@ -34,12 +34,12 @@ describe('OpenAPI v3 skeletons', () => {
     expect(componentFor(doc, 'apps', 'v1', 'Service')).toBeUndefined();
   });
 
-  it('follows $ref and allOf into properties, items and map values', () => {
+  it('follows $ref and allOf into properties, items and map values, and marks integer scalars 1 (int-or-string stays 0)', () => {
     expect(skeletonOf(doc, 'io.k8s.api.core.v1.Service')).toEqual({
       p: {
         apiVersion: 0,
         metadata: { p: { name: 0, labels: { a: 0 } } },
-        spec: { p: { clusterIP: 0, selector: { a: 0 }, ports: { i: { p: { port: 0, targetPort: 0 } } } } },
+        spec: { p: { clusterIP: 0, selector: { a: 0 }, ports: { i: { p: { port: 1, targetPort: 0 } } } } },
       },
     });
   });
