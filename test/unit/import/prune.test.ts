@@ -82,7 +82,7 @@ describe('numbersFromQuotedNumbers', () => {
       spec: {
         replicas: '3', revisionHistoryLimit: '-1', minReadySeconds: 'ten',
         strategy: { rollingParams: { intervalSeconds: '1', maxSurge: '25%', maxUnavailable: '1' } },
-        template: { spec: { terminationGracePeriodSeconds: '30', containers: [{ name: 'c', image: 'i', resources: { limits: { cpu: '1' } }, ports: [{ containerPort: '8080' }] }] } },
+        template: { spec: { terminationGracePeriodSeconds: '30', securityContext: { supplementalGroups: ['1000', 2000] }, containers: [{ name: 'c', image: 'i', resources: { limits: { cpu: '1' } }, ports: [{ containerPort: '8080' }] }] } },
       },
     };
     expect(numbersFromQuotedNumbers(dc, dcSchema)).toEqual([
@@ -90,9 +90,11 @@ describe('numbersFromQuotedNumbers', () => {
       { path: 'spec.revisionHistoryLimit', from: '-1', to: -1 },
       { path: 'spec.strategy.rollingParams.intervalSeconds', from: '1', to: 1 },
       { path: 'spec.template.spec.terminationGracePeriodSeconds', from: '30', to: 30 },
+      { path: 'spec.template.spec.securityContext.supplementalGroups[0]', from: '1000', to: 1000 },
       { path: 'spec.template.spec.containers[0].ports[0].containerPort', from: '8080', to: 8080 },
     ]);
     expect(dc.spec.replicas).toBe(3);
+    expect(dc.spec.template.spec.securityContext.supplementalGroups).toEqual([1000, 2000]);
     // Not a number: left for the server to refuse, naming the field.
     expect(dc.spec.minReadySeconds).toBe('ten');
     // int-or-string and Quantity fields take strings.
