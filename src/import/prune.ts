@@ -87,27 +87,28 @@ const quotedNumber = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 export function numbersFromQuotedNumbers(value: unknown, schema: SchemaNode, path = ''): QuotedNumber[] {
   if (!isScalar(schema) && schema.x) return [];
   const out: QuotedNumber[] = [];
-  if (Array.isArray(value)) {
-    if (!isScalar(schema) && schema.i !== undefined) {
-      value.forEach((v, i) => {
-        const p = `${path}[${i}]`;
-        if (typeof v === 'string') { const to = quotedAs(v, schema.i as SchemaNode); if (to !== undefined) { value[i] = to; out.push({ path: p, from: v, to }); } return; }
-        out.push(...numbersFromQuotedNumbers(v, schema.i as SchemaNode, p));
-      });
+  // Reads `container[key]` against `node`: a quoted number is replaced in place, the rest walked.
+  const visit = (container: Record<string | number, unknown>, key: string | number, node: SchemaNode, p: string) => {
+    const v = container[key];
+    const to = typeof v === 'string' ? quotedAs(v, node) : undefined;
+    if (to === undefined) {
+      out.push(...numbersFromQuotedNumbers(v, node, p));
+      return;
     }
+    container[key] = to;
+    out.push({ path: p, from: v as string, to });
+  };
+  if (isScalar(schema)) return out;
+  if (Array.isArray(value)) {
+    const items = value as unknown as Record<number, unknown>;
+    if (schema.i !== undefined) value.forEach((_, i) => visit(items, i, schema.i as SchemaNode, `${path}[${i}]`));
     return out;
   }
-  if (isScalar(schema) || !isObject(value)) return out;
-  for (const [k, v] of Object.entries(value)) {
+  if (!isObject(value)) return out;
+  for (const k of Object.keys(value)) {
     const known = schemaOfKey(schema, k);
     if (known === undefined) continue;
-    const p = known.entry && !schema.p ? `${path}[${JSON.stringify(k)}]` : path ? `${path}.${k}` : k;
-    if (typeof v === 'string') {
-      const to = quotedAs(v, known.node);
-      if (to !== undefined) { value[k] = to; out.push({ path: p, from: v, to }); }
-      continue;
-    }
-    out.push(...numbersFromQuotedNumbers(v, known.node, p));
+    visit(value, k, known.node, known.entry && !schema.p ? `${path}[${JSON.stringify(k)}]` : path ? `${path}.${k}` : k);
   }
   return out;
 }
@@ -123,8 +124,9 @@ export const bundledSchema = (apiVersion: string, kind: string): SchemaNode | un
 
 /**
  * Prunes every imported entry against its schema (bundled for this project's CRDs, else from
- * `source`) and reads its quoted numbers, recording one `changed:` line per removed field or number. Returns the general notes: kinds
- * whose schema could not be read, so their unknown fields were left for the server to judge.
+ * `source`) and reads its quoted numbers, recording one `changed:` line per removed field or
+ * number. Returns the general notes: kinds whose schema could not be read, so their unknown
+ * fields were left for the server to judge.
  */
 export async function pruneEntries(entries: readonly ImportEntry[], source: SchemaSource | undefined): Promise<string[]> {
   const notes: string[] = [];
