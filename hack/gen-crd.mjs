@@ -136,7 +136,11 @@ const DNS_SUBDOMAIN = '^[a-z0-9]([-a-z0-9]*[a-z0-9])?([.][a-z0-9]([-a-z0-9]*[a-z
 const C_IDENTIFIER = '^[A-Za-z_][A-Za-z0-9_]*$';
 // imageapi.SplitImageStreamTag + ValidateImageStreamName: "<stream>:<tag>", stream a path-segment
 // name made of the characters an image repository name may contain.
-const ISTAG_NAME = '^[a-z0-9]+(([._]|__|[-]*)[a-z0-9]+)*:[A-Za-z0-9_.-]*$';
+// An ImageChange trigger's `from.name`, as OpenShift's validateImageStreamTagName checked it:
+// SplitImageStreamTag cuts at the first colon, the part before it must be a stream name, and the
+// tag after it is not checked at all (an empty one means latest; `172.30.1.5:5000/ns/app`, a
+// registry host written where a stream belongs, passes and never resolves).
+const ISTAG_NAME = '^[a-z0-9]+(([._]|__|[-]*)[a-z0-9]+)*:.*$';
 
 const MAX_CONTAINERS = 64; // CEL cost bound; real pods have a handful
 const MAX_TRIGGERS = 32;
