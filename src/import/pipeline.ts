@@ -17,6 +17,7 @@ import {
 } from './strip.js';
 import { normalizeImageStreamFields, renameDeploymentConfigFields, renameServiceFields, retargetAutoscaler } from './renames.js';
 import { bundledSchema } from './prune.js';
+import { renameStreamsForCrd } from './stream-names.js';
 import { isTemplate, parameterNames, processTemplate } from './template.js';
 import {
   ImportInputError, formatOrigin, isObject, metadataMap, type ImportEntry, type ImportResult, type InputProblem, type KubeObject,
@@ -116,6 +117,7 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
     && isObject(x.c.object['spec']) && isObject(x.c.object['spec']['selector'])).map((x) => x.name));
 
   const entries = checked.map(({ c, cls, kind, name, generateName }) => toEntry(c, cls, kind, name, generateName, { streams, selectingServices, duplicates }));
+  renameStreamsForCrd(entries);
   const notes: string[] = [...templateNotes];
   for (const d of duplicates) {
     if (!d.claimed) notes.push(`${formatOrigin({ source: d.source, document: d.document, path: '' })}: ${duplicateKeyLine(d.path, d)}`);

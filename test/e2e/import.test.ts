@@ -205,6 +205,18 @@ describe('manifests OpenShift accepted (import and admission corpus) on the loca
     expect([svc.spec?.ports?.[0]?.port, svc.spec?.ports?.[0]?.targetPort]).toEqual([8080, 8080]);
   }, 120_000);
 
+  it('an ImageStream named as an image repository (`postgres_exporter`): --apply renames it to a DNS subdomain with its references in the import, reports each, and the DC rolls out with the stream\'s image', async () => {
+    const raw = await dcctl(['import', '-f', fx('underscore-stream.yaml'), '--apply', '-n', compat]);
+    expect(raw.code).toBe(0);
+    const report = rel(raw.stderr);
+    expect(report).toContain('    changed: metadata.name: postgres_exporter → postgres-exporter (a custom resource\'s name must be a DNS subdomain');
+    expect(report).toContain('    changed: spec.triggers[1].imageChangeParams.from.name: postgres_exporter:v0.4.7 → postgres-exporter:v0.4.7 (the ImageStream postgres_exporter of this import is renamed)');
+    expect(report).toContain('    changed: spec.tags[0].from.name: postgres_exporter:v0.4.7 → postgres-exporter:v0.4.7');
+    const rc = await new DcClient(compat).waitForPhase('db-exporter-1', ['Complete', 'Failed'], 90_000);
+    expect(phase(rc)).toBe('Complete');
+    expect(rc.spec?.template?.spec?.containers[0]?.image).toBe('registry.local/postgres_exporter:v0.4.7');
+  }, 120_000);
+
   it('null fields of a real-world template (`rollingParams:`, `args:`, `env:` with nothing after them): --apply reports and removes them, and the DC rolls out', async () => {
     // The processed objects carry nulls, which OpenShift read as absent; import removes them, so
     // the output applies to the ImageStream CRD and to DC CRDs of earlier versions too.
