@@ -86,6 +86,13 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
       problems.push({ ...where, message: `${o.kind} has neither metadata.name nor metadata.generateName` });
       continue;
     }
+    // RBAC names are path segments, where `${X}` is a valid name; every other kind's name is DNS-like.
+    const unsubstituted = o.apiVersion.startsWith('rbac.authorization.k8s.io/') ? null : /\$\{\{?([a-zA-Z0-9_]+)\}?\}/.exec(name || generateName || '');
+    if (unsubstituted) {
+      problems.push({ ...where, message: `${o.kind} "${name || generateName}": metadata.${name ? 'name' : 'generateName'} holds the Template parameter reference `
+        + `${unsubstituted[0]}, which nothing substituted: import the Template it came from (with --param), or write the name` });
+      continue;
+    }
     const cls = classify(o.apiVersion, o.kind);
     if (cls.type === 'invalid') { problems.push({ ...where, message: cls.message }); continue; }
     if (generateName !== undefined) {

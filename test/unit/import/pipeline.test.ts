@@ -317,6 +317,18 @@ describe('bad input stops the import and names the problem', () => {
   });
 });
 
+describe('a Template\'s parameter reference left in a name', () => {
+  // A List cut from a Template (or an undeclared parameter) keeps `${NAME}`: OpenShift refused such
+  // a name, and the server's answer to an apply of it names the URL, not the field.
+  it('is refused before the cluster is asked, naming the reference (not in an RBAC name, where `${X}` is a valid name)', () => {
+    const text = 'apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {name: "${NAME}-config"}\n- apiVersion: v1\n  kind: ConfigMap\n  metadata: {generateName: "${PREFIX}-"}\n- apiVersion: rbac.authorization.k8s.io/v1\n  kind: RoleBinding\n  metadata: {name: "${NAME}"}\n  roleRef: {apiGroup: rbac.authorization.k8s.io, kind: Role, name: r}\n';
+    expect(problemsOf(() => importObjects([{ source: 's', text }], { params: new Map(), random: () => 0 }))).toEqual([
+      'ConfigMap "${NAME}-config": metadata.name holds the Template parameter reference ${NAME}, which nothing substituted: import the Template it came from (with --param), or write the name',
+      'ConfigMap "${PREFIX}-": metadata.generateName holds the Template parameter reference ${PREFIX}, which nothing substituted: import the Template it came from (with --param), or write the name',
+    ]);
+  });
+});
+
 describe('import of null fields (a key with nothing after it)', () => {
   const r = run(['null-fields.yaml']);
 
