@@ -602,8 +602,8 @@ function emit(v, indent = '') {
 // ------------------------------------------------------------------ import skeletons
 // A skeleton keeps only what pruning needs: `p` known properties, `i` list items, `a` map values,
 // `x` anything goes (preserve-unknown-fields, embedded resources); a scalar is 1 (integer), 2
-// (number) or 0 (any other: strings, booleans, int-or-string), for the quoted numbers import reads.
-const scalarCode = (n) => (n.type === 'integer' ? 1 : n.type === 'number' ? 2 : 0);
+// (number), 3 (boolean) or 0 (any other: strings, int-or-string), for the quoted scalars import reads.
+const scalarCode = (n) => (n.type === 'integer' ? 1 : n.type === 'number' ? 2 : n.type === 'boolean' ? 3 : 0);
 function skeleton(n) {
   if (n['x-kubernetes-preserve-unknown-fields'] || n['x-kubernetes-embedded-resource']) return { x: 1 };
   const out = {};

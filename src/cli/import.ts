@@ -87,17 +87,16 @@ export async function runImport(opts: ImportOptions, deps: ImportDeps): Promise<
       throw err;
     }
     result = importObjects(await deps.readInputs(opts.files), { params, random: deps.random });
+    // Unknown fields are removed before printing or applying: with the bundled CRD schemas, and
+    // for other kinds with the cluster's OpenAPI (not with --dry-run=client, which stays offline).
+    const schemas = opts.dryRun === 'client' ? undefined : await deps.makeSchemaSource(opts);
+    result.notes.push(...await pruneEntries(result.entries, schemas));
   } catch (err) {
     if (!(err instanceof ImportInputError)) throw err;
     for (const line of err.message.split('\n')) deps.err.write(`error: ${line}\n`);
     deps.err.write('error: the input was not imported: nothing was printed or applied\n');
     return 1;
   }
-
-  // Unknown fields are removed before printing or applying: with the bundled CRD schemas, and
-  // for other kinds with the cluster's OpenAPI (not with --dry-run=client, which stays offline).
-  const schemas = opts.dryRun === 'client' ? undefined : await deps.makeSchemaSource(opts);
-  result.notes.push(...await pruneEntries(result.entries, schemas));
 
   const toServer = opts.dryRun === 'server' || (opts.apply && opts.dryRun === 'none');
   if (!toServer) {

@@ -9,12 +9,12 @@
  * kinds come from a SchemaSource, normally the cluster's OpenAPI v3 document (src/kube/openapi.ts).
  */
 import { crdSchemas } from './crd-schemas.generated.js';
-import { isObject, type ImportEntry } from './types.js';
+import { ImportInputError, isObject, type ImportEntry, type InputProblem } from './types.js';
 
 /**
  * `p`: known properties (an object with `p` and no `a` accepts no other field); `i`: list items;
  * `a`: values of a map; `x`: anything is accepted below (preserve-unknown-fields). A scalar is 1
- * (an integer), 2 (a number) or 0 (anything else: strings, booleans, int-or-string).
+ * (an integer), 2 (a number), 3 (a boolean) or 0 (anything else: strings, int-or-string).
  */
 export type SchemaNode = Scalar | {
   readonly p?: Readonly<Record<string, SchemaNode>>;
@@ -24,7 +24,7 @@ export type SchemaNode = Scalar | {
 };
 
 /** The scalar codes of a skeleton. */
-export type Scalar = 0 | 1 | 2;
+export type Scalar = 0 | 1 | 2 | 3;
 export const isScalar = (n: SchemaNode): n is Scalar => typeof n === 'number';
 
 /** Where schemas of kinds other than this project's CRDs come from. */
@@ -119,6 +119,28 @@ function quotedAs(s: string, node: SchemaNode): number | undefined {
   return undefined;
 }
 
+const scalarNames: Record<number, string> = { 1: 'an integer', 2: 'a number', 3: 'a boolean' };
+
+/**
+ * Every string left where `schema` takes an integer, a number or a boolean (after
+ * numbersFromQuotedNumbers read the quoted numbers): OpenShift refused these too, and the CRD
+ * path answers a server-side apply of one with a 500 that names no field clearly.
+ */
+export function quotedScalarProblems(value: unknown, schema: SchemaNode, path = ''): string[] {
+  if (isScalar(schema)) {
+    if (schema === 0 || typeof value !== 'string') return [];
+    const hint = schema === 3 ? ': write it without quotes; in a Template, ${{NAME}} substitutes a boolean' : '';
+    return [`${path}: ${JSON.stringify(value)} is a string where ${scalarNames[schema]} goes (OpenShift refused it too)${hint}`];
+  }
+  if (schema.x) return [];
+  if (Array.isArray(value)) return schema.i === undefined ? [] : value.flatMap((v, i) => quotedScalarProblems(v, schema.i as SchemaNode, `${path}[${i}]`));
+  if (!isObject(value)) return [];
+  return Object.entries(value).flatMap(([k, v]) => {
+    const known = schemaOfKey(schema, k);
+    return known === undefined ? [] : quotedScalarProblems(v, known.node, known.entry && !schema.p ? `${path}[${JSON.stringify(k)}]` : path ? `${path}.${k}` : k);
+  });
+}
+
 /** The bundled skeleton of one of this project's CRDs. */
 export const bundledSchema = (apiVersion: string, kind: string): SchemaNode | undefined => crdSchemas[`${apiVersion} ${kind}`];
 
@@ -126,12 +148,14 @@ export const bundledSchema = (apiVersion: string, kind: string): SchemaNode | un
  * Prunes every imported entry against its schema (bundled for this project's CRDs, else from
  * `source`) and reads its quoted numbers, recording one `changed:` line per removed field or
  * number. Returns the general notes: kinds whose schema could not be read, so their unknown
- * fields were left for the server to judge.
+ * fields were left for the server to judge. Throws ImportInputError, with every problem, when
+ * strings sit where a boolean or a number goes (quotedScalarProblems).
  */
 export async function pruneEntries(entries: readonly ImportEntry[], source: SchemaSource | undefined): Promise<string[]> {
   const notes: string[] = [];
   const schemas = new Map<string, Promise<SchemaNode | undefined>>();
   const unavailable = new Map<string, string>();
+  const problems: InputProblem[] = [];
   for (const entry of entries) {
     if (entry.outcome === 'skipped' || !entry.object) continue;
     const key = `${entry.apiVersion} ${entry.kind}`;
@@ -156,8 +180,10 @@ export async function pruneEntries(entries: readonly ImportEntry[], source: Sche
       entry.changes.push(`${q.path}: ${JSON.stringify(q.from)} → ${q.to} (a number written as a string, as a Template's "\${NAME}" writes one: `
         + 'OpenShift up to 3.7 read it as the number; later versions and Kubernetes refuse it. In a Template, ${{NAME}} substitutes a number)');
     }
+    for (const p of quotedScalarProblems(entry.object, schema)) problems.push({ origin: entry.origin, message: `${entry.ref}: ${p}` });
     if (entry.changes.length > 0) entry.outcome = 'changed';
   }
+  if (problems.length > 0) throw new ImportInputError(problems);
   for (const [key, why] of unavailable) notes.push(`${key}: unknown fields were not removed (${why}); kubectl's strict validation will name any`);
   return notes;
 }

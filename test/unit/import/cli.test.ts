@@ -68,6 +68,16 @@ describe('dcctl import (command)', () => {
     expect(h2.out()).toBe('');
   });
 
+  it('a string where a boolean goes (`test: "true"`): refused before anything is printed or applied, naming the field', async () => {
+    const h = harness();
+    expect(await runImport(opts({ files: [fx('bad/quoted-boolean.yaml')] }), h.deps)).toBe(1);
+    expect(h.out()).toBe('');
+    expect(h.err().split('\n').filter((l) => l.startsWith('error: '))).toEqual([
+      expect.stringMatching(/quoted-boolean.yaml \(document 1\): deploymentconfig.apps.openshift.io\/sample: spec.test: "true" is a string where a boolean goes \(OpenShift refused it too\)/),
+      'error: the input was not imported: nothing was printed or applied',
+    ]);
+  });
+
   it('reads stdin with -f -', async () => {
     const h = harness();
     expect(await runImport(opts({ files: ['-'] }), h.deps)).toBe(0);

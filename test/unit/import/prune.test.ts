@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
-import { bundledSchema, numbersFromQuotedNumbers, pruneEntries, pruneUnknownFields, SchemaUnavailableError, type SchemaNode, type SchemaSource } from '../../../src/import/prune.js';
+import { bundledSchema, numbersFromQuotedNumbers, pruneEntries, quotedScalarProblems, pruneUnknownFields, SchemaUnavailableError, type SchemaNode, type SchemaSource } from '../../../src/import/prune.js';
 import { importObjects } from '../../../src/import/pipeline.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -116,5 +116,24 @@ describe('numbersFromQuotedNumbers', () => {
     expect(entry?.outcome).toBe('changed');
     expect((entry?.object?.['spec'] as Record<string, unknown>)['replicas']).toBe(2);
     expect(entry?.changes).toContain('spec.replicas: "2" → 2 (a number written as a string, as a Template\'s "${NAME}" writes one: OpenShift up to 3.7 read it as the number; later versions and Kubernetes refuse it. In a Template, ${{NAME}} substitutes a number)');
+  });
+});
+
+// What OpenShift refused as well: a string where a boolean goes (`test: 'true'`, fabric8's
+// "invalid DC" fixture), or where a number goes but the string is not one. The CRD path answers a
+// server-side apply of it with a 500 ("failed to create typed patch object"); import says it first.
+describe('quotedScalarProblems', () => {
+  it('names each string where the schema wants a boolean, or a number it does not spell', () => {
+    const dc = { spec: { test: 'true', paused: false, replicas: 'ten', revisionHistoryLimit: 3, template: { spec: { containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 'http' }] }] } } } };
+    expect(quotedScalarProblems(dc, dcSchema)).toEqual([
+      'spec.test: "true" is a string where a boolean goes (OpenShift refused it too): write it without quotes; in a Template, ${{NAME}} substitutes a boolean',
+      'spec.replicas: "ten" is a string where an integer goes (OpenShift refused it too)',
+      'spec.template.spec.containers[0].ports[0].containerPort: "http" is a string where an integer goes (OpenShift refused it too)',
+    ]);
+  });
+
+  it('stops the import with every such problem, before anything is printed or applied', async () => {
+    const r = importObjects([{ source: 't.yaml', text: 'apiVersion: apps.openshift.io/v1\nkind: DeploymentConfig\nmetadata: {name: web}\nspec:\n  test: "true"\n  template: {spec: {containers: [{name: web, image: nginx}]}}\n' }], { params: new Map(), random: () => 0 });
+    await expect(pruneEntries(r.entries, undefined)).rejects.toThrow('t.yaml (document 1): deploymentconfig.apps.openshift.io/web: spec.test: "true" is a string where a boolean goes');
   });
 });
