@@ -18,7 +18,7 @@ import {
 import { normalizeImageStreamFields, renameDeploymentConfigFields, renameServiceFields, retargetAutoscaler } from './renames.js';
 import { bundledSchema } from './prune.js';
 import { renameStreamsForCrd } from './stream-names.js';
-import { isTemplate, parameterNames, processTemplate } from './template.js';
+import { isTemplate, parameterNames, parameterReferenceIn, processTemplate } from './template.js';
 import {
   ImportInputError, formatOrigin, isObject, metadataMap, type ImportEntry, type ImportResult, type InputProblem, type KubeObject,
 } from './types.js';
@@ -87,10 +87,10 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
       continue;
     }
     // RBAC names are path segments, where `${X}` is a valid name; every other kind's name is DNS-like.
-    const unsubstituted = o.apiVersion.startsWith('rbac.authorization.k8s.io/') ? null : /\$\{\{?([a-zA-Z0-9_]+)\}?\}/.exec(name || generateName || '');
+    const unsubstituted = o.apiVersion.startsWith('rbac.authorization.k8s.io/') ? null : parameterReferenceIn(name || generateName || '');
     if (unsubstituted) {
       problems.push({ ...where, message: `${o.kind} "${name || generateName}": metadata.${name ? 'name' : 'generateName'} holds the Template parameter reference `
-        + `${unsubstituted[0]}, which nothing substituted: import the Template it came from (with --param), or write the name` });
+        + `${unsubstituted}, which nothing substituted: import the Template it came from (with --param), or write the name` });
       continue;
     }
     const cls = classify(o.apiVersion, o.kind);

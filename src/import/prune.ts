@@ -48,6 +48,16 @@ export function schemaOfKey(schema: Exclude<SchemaNode, Scalar>, key: string): {
   return schema.a !== undefined ? { node: schema.a, entry: true } : undefined;
 }
 
+/** The scalar code of an OpenAPI `type` (the skeletons' leaves). */
+export const scalarOf = (type: string | undefined): Scalar => (type === 'integer' ? 1 : type === 'number' ? 2 : type === 'boolean' ? 3 : 0);
+
+/**
+ * The path of key `k` below `path`: a map entry of an object without declared fields is named as
+ * such (`labels["app"]`), anything else as a field (`spec.replicas`).
+ */
+const keyPath = (path: string, k: string, schema: Exclude<SchemaNode, Scalar>, entry: boolean): string =>
+  (entry && !schema.p ? `${path}[${JSON.stringify(k)}]` : path ? `${path}.${k}` : k);
+
 /** Removes from `value` every field `schema` does not declare; returns the removed paths. */
 export function pruneUnknownFields(value: unknown, schema: SchemaNode, path = ''): string[] {
   if (isScalar(schema) || schema.x) return [];
@@ -60,8 +70,7 @@ export function pruneUnknownFields(value: unknown, schema: SchemaNode, path = ''
   if (!isObject(value) || (!schema.p && schema.a === undefined)) return removed;
   for (const [k, v] of Object.entries(value)) {
     const known = schemaOfKey(schema, k);
-    // A map entry of an object without declared fields is named as such; below declared fields, as a field.
-    const p = known?.entry && !schema.p ? `${path}[${JSON.stringify(k)}]` : path ? `${path}.${k}` : k;
+    const p = keyPath(path, k, schema, known?.entry ?? false);
     if (known === undefined) {
       delete value[k];
       removed.push(p);
@@ -108,7 +117,7 @@ export function numbersFromQuotedNumbers(value: unknown, schema: SchemaNode, pat
   for (const k of Object.keys(value)) {
     const known = schemaOfKey(schema, k);
     if (known === undefined) continue;
-    visit(value, k, known.node, known.entry && !schema.p ? `${path}[${JSON.stringify(k)}]` : path ? `${path}.${k}` : k);
+    visit(value, k, known.node, keyPath(path, k, schema, known.entry));
   }
   return out;
 }
@@ -137,7 +146,7 @@ export function quotedScalarProblems(value: unknown, schema: SchemaNode, path = 
   if (!isObject(value)) return [];
   return Object.entries(value).flatMap(([k, v]) => {
     const known = schemaOfKey(schema, k);
-    return known === undefined ? [] : quotedScalarProblems(v, known.node, known.entry && !schema.p ? `${path}[${JSON.stringify(k)}]` : path ? `${path}.${k}` : k);
+    return known === undefined ? [] : quotedScalarProblems(v, known.node, keyPath(path, k, schema, known.entry));
   });
 }
 

@@ -18,6 +18,12 @@ const stringParameterExp = /\$\{([a-zA-Z0-9_]+?)\}/g;
 const nonStringParameterExp = /^\$\{\{([a-zA-Z0-9_]+)\}\}$/;
 const parameterNameExp = /^[a-zA-Z0-9_]+$/;
 
+/** The first parameter reference in `s` (`${NAME}` or `${{NAME}}`), as substitution would find it; null when none. */
+export function parameterReferenceIn(s: string): string | null {
+  // The whole-string form without its anchors, then the embedded form.
+  return new RegExp(`${nonStringParameterExp.source.slice(1, -1)}|${stringParameterExp.source}`).exec(s)?.[0] ?? null;
+}
+
 /** `kind: Template` in either the legacy (`v1`) or the group form. */
 export function isTemplate(obj: KubeObject): boolean {
   return obj.kind === 'Template' && (obj.apiVersion === 'v1' || obj.apiVersion === 'template.openshift.io/v1');

@@ -7,7 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { KubeConfig } from '@kubernetes/client-node';
-import { isScalar, SchemaUnavailableError, type SchemaNode, type SchemaSource } from '../import/prune.js';
+import { isScalar, scalarOf, SchemaUnavailableError, type SchemaNode, type SchemaSource } from '../import/prune.js';
 
 interface OpenApiSchema {
   type?: string;
@@ -37,7 +37,7 @@ export function skeletonOf(doc: OpenApiDocument, name: string): SchemaNode {
     if (n.items) out.i = convert(n.items);
     if (typeof n.additionalProperties === 'object') out.a = convert(n.additionalProperties);
     // An object schema without properties accepts any field (a free-form object).
-    return Object.keys(out).length > 0 ? out : n.type === 'integer' ? 1 : n.type === 'number' ? 2 : n.type === 'boolean' ? 3 : 0;
+    return Object.keys(out).length > 0 ? out : scalarOf(n.type);
   };
   const byName = (ref: string): SchemaNode => {
     const known = done.get(ref);
