@@ -32,7 +32,7 @@ export interface ImportOptions {
   readonly random: RandomInt;
 }
 
-interface Candidate extends FoundObject { readonly keepNamespace: boolean }
+interface Candidate extends FoundObject { readonly keepNamespace: boolean; readonly changes?: readonly string[] }
 type ValidClass = Exclude<KindClass, { type: 'invalid' }>;
 
 /** Runs the pipeline; throws ImportInputError when any input is unusable. */
@@ -174,6 +174,7 @@ function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, gene
   }
 
   entry.changes.push(...duplicatesIn(c.origin, scan.duplicates));
+  if (c.changes) entry.changes.push(...c.changes);
   const obj = structuredClone(original) as KubeObject;
   const meta = obj.metadata as Record<string, unknown>;
   if (cls.type === 'kubernetes' && cls.convertedFrom !== undefined) entry.changes.push(...convertRemovedVersion(obj, cls.convertedFrom, kind, cls.apiVersion));

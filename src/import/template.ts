@@ -48,6 +48,8 @@ export function parameterNames(template: KubeObject): string[] {
 /** An object produced by a template; `keepNamespace` when its namespace came from a parameter. */
 export interface ProcessedObject extends FoundObject {
   readonly keepNamespace: boolean;
+  /** What processing changed beyond substitution, for the object's report (`changed:` lines). */
+  readonly changes?: readonly string[];
 }
 
 export interface ProcessedTemplate {
@@ -143,13 +145,39 @@ export function processTemplate(template: KubeObject, origin: Origin, userValues
     const copy = structuredClone(raw) as KubeObject;
     const keepNamespace = stripNamespace(copy);
     const obj = substitute(copy, values) as KubeObject;
+    const changes: string[] = [];
     if (Object.keys(labels).length > 0) {
       const m = isObject(obj.metadata) ? obj.metadata : (obj.metadata = {}) as Record<string, unknown>;
-      m['labels'] = { ...(isObject(m['labels']) ? m['labels'] : {}), ...labels };
+      const own = readableLabels(m['labels']);
+      if (own === undefined) changes.push(replacedLabelsLine(m['labels']));
+      m['labels'] = { ...own, ...labels };
     }
-    objects.push({ object: obj, origin: { ...origin, path }, keepNamespace });
+    objects.push({ object: obj, origin: { ...origin, path }, keepNamespace, ...(changes.length > 0 ? { changes } : {}) });
   });
   return result(objects, message, values);
+}
+
+/**
+ * The labels the processor reads from an object before adding the Template's: its own, or
+ * undefined when they are not a map of strings. OpenShift's processor reads them as such a map
+ * (Unstructured.GetLabels: a null value reads as ""); anything else reads as no labels at all, so
+ * the Template's labels replace every label of the object (the label that is not a string, and
+ * with it the rest) instead of being added, and the object is created without them.
+ */
+function readableLabels(labels: unknown): Record<string, unknown> | undefined {
+  if (labels === undefined || labels === null) return {};
+  if (!isObject(labels)) return undefined;
+  return Object.values(labels).every((v) => typeof v === 'string' || v === null) ? labels : undefined;
+}
+
+/** The report line of an object whose labels the Template's replaced (readableLabels). */
+function replacedLabelsLine(labels: unknown): string {
+  if (!isObject(labels)) {
+    return `metadata.labels: ${JSON.stringify(labels)} is not a map: as oc process did, the Template's labels replaced it`;
+  }
+  const odd = Object.entries(labels).filter(([, v]) => typeof v !== 'string' && v !== null).map(([k, v]) => `${k}: ${JSON.stringify(v)}`);
+  return `metadata.labels: ${odd.join(', ')} ${odd.length === 1 ? 'is not a string' : 'are not strings'}: as oc process did, `
+    + `the Template's labels replaced all the object's own labels, so it is created without ${Object.keys(labels).sort().join(', ')}`;
 }
 
 function decodeParameters(raw: unknown, problem: (path: string, message: string) => void): TemplateParameter[] {

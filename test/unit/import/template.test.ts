@@ -81,6 +81,34 @@ describe('processTemplate (oc process semantics)', () => {
     expect(r.objects[1]?.origin).toEqual({ ...origin, path: 'objects[1]' });
   });
 
+  // bcgov TransAction's Template: an ImageStream labelled `shared: true` under template labels.
+  // OpenShift's processor reads an object's labels as a map of strings (Unstructured.GetLabels),
+  // which one that is not a string makes no map at all: the Template's labels replaced them.
+  it('replaces all the labels of an object that has one that is not a string by the template labels, as oc process did, and says so', () => {
+    const t = tpl({
+      labels: { template: 'api-deploy' },
+      objects: [cm({}, { name: 'a', labels: { shared: true, app: 'api' } }), cm({}, { name: 'b', labels: { app: 'api', empty: null } }), cm({}, { name: 'c', labels: 'api' })],
+    });
+    const r = processTemplate(t, origin, new Map(), zeros);
+    expect(r.problems).toEqual([]);
+    expect(r.objects.map((o) => (o.object.metadata as Record<string, unknown>)['labels'])).toEqual([
+      { template: 'api-deploy' },
+      { app: 'api', empty: null, template: 'api-deploy' },
+      { template: 'api-deploy' },
+    ]);
+    expect(r.objects.map((o) => o.changes)).toEqual([
+      ['metadata.labels: shared: true is not a string: as oc process did, the Template\'s labels replaced all the object\'s own labels, so it is created without app, shared'],
+      undefined,
+      ['metadata.labels: "api" is not a map: as oc process did, the Template\'s labels replaced it'],
+    ]);
+  });
+
+  it('leaves labels that are not strings to be refused when the template has no labels', () => {
+    const r = processTemplate(tpl({ objects: [cm({}, { name: 'a', labels: { shared: true } })] }), origin, new Map(), zeros);
+    expect((r.objects[0]?.object.metadata as Record<string, unknown>)['labels']).toEqual({ shared: true });
+    expect(r.objects[0]?.changes).toBeUndefined();
+  });
+
   it('rejects invalid parameter names', () => {
     const r = processTemplate(tpl({ parameters: [{ name: 'A' }, { name: 'bad-name' }] }), origin, new Map(), zeros);
     expect(r.problems.map((p) => p.message)).toEqual(['Template "t": invalid parameter name "bad-name": use letters, digits and _']);
