@@ -601,11 +601,15 @@ function emit(v, indent = '') {
 
 // ------------------------------------------------------------------ import skeletons
 // A skeleton keeps only what pruning needs: `p` known properties, `i` list items, `a` map values,
-// `x` anything goes (preserve-unknown-fields, embedded resources); a scalar is 1 (integer), 2
-// (number), 3 (boolean) or 0 (any other: strings, int-or-string), for the quoted scalars import reads.
-const scalarCode = (n) => (n.type === 'integer' ? 1 : n.type === 'number' ? 2 : n.type === 'boolean' ? 3 : 0);
+// `x` any field goes (preserve-unknown-fields, embedded resources; what they declare keeps its
+// type in `p`); a scalar is 1 (integer), 2 (number), 3 (boolean), 4 (string) or 0 (any other:
+// int-or-string, Quantities), for the scalar types import checks (src/import/prune.ts).
+const scalarCode = (n) => (n.type === 'integer' ? 1 : n.type === 'number' ? 2 : n.type === 'boolean' ? 3
+  : n.type === 'string' && n.format !== 'int-or-string' && !n['x-kubernetes-int-or-string'] ? 4 : 0);
 function skeleton(n) {
-  if (n['x-kubernetes-preserve-unknown-fields'] || n['x-kubernetes-embedded-resource']) return { x: 1 };
+  if (n['x-kubernetes-preserve-unknown-fields'] || n['x-kubernetes-embedded-resource']) {
+    return n.properties ? { x: 1, p: Object.fromEntries(Object.entries(n.properties).map(([k, v]) => [k, skeleton(v)])) } : { x: 1 };
+  }
   const out = {};
   if (n.properties) out.p = Object.fromEntries(Object.entries(n.properties).map(([k, v]) => [k, skeleton(v)]));
   if (n.items) out.i = skeleton(n.items);

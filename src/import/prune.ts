@@ -13,8 +13,9 @@ import { ImportInputError, isObject, type ImportEntry, type InputProblem } from 
 
 /**
  * `p`: known properties (an object with `p` and no `a` accepts no other field); `i`: list items;
- * `a`: values of a map; `x`: anything is accepted below (preserve-unknown-fields). A scalar is 1
- * (an integer), 2 (a number), 3 (a boolean) or 0 (anything else: strings, int-or-string).
+ * `a`: values of a map; `x`: any field is accepted below (preserve-unknown-fields), though the
+ * properties in `p` keep their types. A scalar is 1 (an integer), 2 (a number), 3 (a boolean),
+ * 4 (a string) or 0 (anything else: int-or-string, Quantities, untyped).
  */
 export type SchemaNode = Scalar | {
   readonly p?: Readonly<Record<string, SchemaNode>>;
@@ -24,7 +25,7 @@ export type SchemaNode = Scalar | {
 };
 
 /** The scalar codes of a skeleton. */
-export type Scalar = 0 | 1 | 2 | 3;
+export type Scalar = 0 | 1 | 2 | 3 | 4;
 export const isScalar = (n: SchemaNode): n is Scalar => typeof n === 'number';
 
 /** Where schemas of kinds other than this project's CRDs come from. */
@@ -48,8 +49,12 @@ export function schemaOfKey(schema: Exclude<SchemaNode, Scalar>, key: string): {
   return schema.a !== undefined ? { node: schema.a, entry: true } : undefined;
 }
 
-/** The scalar code of an OpenAPI `type` (the skeletons' leaves). */
-export const scalarOf = (type: string | undefined): Scalar => (type === 'integer' ? 1 : type === 'number' ? 2 : type === 'boolean' ? 3 : 0);
+/**
+ * The scalar code of an OpenAPI `type` and `format` (the skeletons' leaves). An int-or-string
+ * or a Quantity has no `type` in OpenAPI v3 (one of two), so only a plain string is 4.
+ */
+export const scalarOf = (type: string | undefined, format?: string): Scalar =>
+  (type === 'integer' ? 1 : type === 'number' ? 2 : type === 'boolean' ? 3 : type === 'string' && format !== 'int-or-string' ? 4 : 0);
 
 /**
  * The path of key `k` below `path`: a map entry of an object without declared fields is named as
@@ -94,7 +99,6 @@ const quotedNumber = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
  * refuse it. Any other string is left for the server to refuse, naming the field.
  */
 export function numbersFromQuotedNumbers(value: unknown, schema: SchemaNode, path = ''): QuotedNumber[] {
-  if (!isScalar(schema) && schema.x) return [];
   const out: QuotedNumber[] = [];
   // Reads `container[key]` against `node`: a quoted number is replaced in place, the rest walked.
   const visit = (container: Record<string | number, unknown>, key: string | number, node: SchemaNode, p: string) => {
@@ -128,25 +132,51 @@ function quotedAs(s: string, node: SchemaNode): number | undefined {
   return undefined;
 }
 
-const scalarNames: Record<number, string> = { 1: 'an integer', 2: 'a number', 3: 'a boolean' };
+const scalarNames: Record<number, string> = { 1: 'an integer', 2: 'a number', 3: 'a boolean', 4: 'a string' };
+
+/** What a JSON value is, as the problems of scalarTypeProblems name it. */
+const kindOfValue = (v: unknown): string =>
+  (typeof v === 'string' ? 'a string' : typeof v === 'boolean' ? 'a boolean' : typeof v === 'number' ? 'a number' : Array.isArray(v) ? 'a list' : 'a map');
+
+/** How to write `value` where `schema` (a scalar code) goes, when there is an obvious way. */
+function scalarHint(value: unknown, schema: Scalar): string {
+  if (schema === 3 && typeof value === 'string') return ': write it without quotes; in a Template, ${{NAME}} substitutes a boolean';
+  if (schema === 4 && (typeof value === 'number' || typeof value === 'boolean')) return `: quote it ("${String(value)}"); in a Template, write "\${NAME}" for a string`;
+  return '';
+}
 
 /**
- * Every string left where `schema` takes an integer, a number or a boolean (after
- * numbersFromQuotedNumbers read the quoted numbers): OpenShift refused these too, and the CRD
- * path answers a server-side apply of one with a 500 that names no field clearly.
+ * Every value of a JSON type the field does not take, after numbersFromQuotedNumbers read the
+ * quoted numbers: a string where a boolean goes (`test: 'true'`) or where a number goes but it
+ * spells none, a number or boolean where a string goes (`value: 8080`, a label `shared: true`),
+ * a number where a boolean goes (`${{X}}` given 1), a list or map where a scalar goes and the
+ * reverse. OpenShift refused all of them: Go's decoder, and before 3.8 the one that read quoted
+ * numbers, took no other JSON type into a string or a boolean. A server-side apply answers one
+ * with a 500 ("failed to create typed patch object") that names no field clearly, so import says
+ * it first. Nulls are not judged here (stripNulls), nor anything below an open (`x`) subtree's
+ * unknown fields.
  */
-export function quotedScalarProblems(value: unknown, schema: SchemaNode, path = ''): string[] {
+export function scalarTypeProblems(value: unknown, schema: SchemaNode, path = ''): string[] {
+  if (value === null || value === undefined) return [];
   if (isScalar(schema)) {
-    if (schema === 0 || typeof value !== 'string') return [];
-    const hint = schema === 3 ? ': write it without quotes; in a Template, ${{NAME}} substitutes a boolean' : '';
-    return [`${path}: ${JSON.stringify(value)} is a string where ${scalarNames[schema]} goes (OpenShift refused it too)${hint}`];
+    if (schema === 0) return [];
+    const fits = schema === 4 ? typeof value === 'string' : schema === 3 ? typeof value === 'boolean' : typeof value === 'number';
+    if (fits) return [];
+    const what = typeof value === 'object' ? ` is ${kindOfValue(value)}` : `: ${JSON.stringify(value)} is ${kindOfValue(value)}`;
+    return [`${path}${what} where ${scalarNames[schema]} goes (OpenShift refused it too)${scalarHint(value, schema)}`];
   }
-  if (schema.x) return [];
-  if (Array.isArray(value)) return schema.i === undefined ? [] : value.flatMap((v, i) => quotedScalarProblems(v, schema.i as SchemaNode, `${path}[${i}]`));
-  if (!isObject(value)) return [];
+  if (Array.isArray(value)) {
+    if (schema.i === undefined) return schema.x || (!schema.p && schema.a === undefined) ? [] : [`${path} is a list where a map goes (OpenShift refused it too)`];
+    return value.flatMap((v, i) => scalarTypeProblems(v, schema.i as SchemaNode, `${path}[${i}]`));
+  }
+  if (!isObject(value)) {
+    if (schema.x || (schema.i === undefined && !schema.p && schema.a === undefined)) return [];
+    return [`${path}: ${JSON.stringify(value)} is ${kindOfValue(value)} where ${schema.i !== undefined ? 'a list' : 'a map'} goes (OpenShift refused it too)`];
+  }
+  if (schema.i !== undefined && !schema.p && schema.a === undefined) return [`${path} is a map where a list goes (OpenShift refused it too)`];
   return Object.entries(value).flatMap(([k, v]) => {
     const known = schemaOfKey(schema, k);
-    return known === undefined ? [] : quotedScalarProblems(v, known.node, keyPath(path, k, schema, known.entry));
+    return known === undefined ? [] : scalarTypeProblems(v, known.node, keyPath(path, k, schema, known.entry));
   });
 }
 
@@ -158,7 +188,7 @@ export const bundledSchema = (apiVersion: string, kind: string): SchemaNode | un
  * `source`) and reads its quoted numbers, recording one `changed:` line per removed field or
  * number. Returns the general notes: kinds whose schema could not be read, so their unknown
  * fields were left for the server to judge. Throws ImportInputError, with every problem, when
- * strings sit where a boolean or a number goes (quotedScalarProblems).
+ * a value is of a JSON type its field does not take (scalarTypeProblems).
  */
 export async function pruneEntries(entries: readonly ImportEntry[], source: SchemaSource | undefined): Promise<string[]> {
   const notes: string[] = [];
@@ -189,7 +219,7 @@ export async function pruneEntries(entries: readonly ImportEntry[], source: Sche
       entry.changes.push(`${q.path}: ${JSON.stringify(q.from)} → ${q.to} (a number written as a string, as a Template's "\${NAME}" writes one: `
         + 'OpenShift up to 3.7 read it as the number; later versions and Kubernetes refuse it. In a Template, ${{NAME}} substitutes a number)');
     }
-    for (const p of quotedScalarProblems(entry.object, schema)) problems.push({ origin: entry.origin, message: `${entry.ref}: ${p}` });
+    for (const p of scalarTypeProblems(entry.object, schema)) problems.push({ origin: entry.origin, message: `${entry.ref}: ${p}` });
     if (entry.changes.length > 0) entry.outcome = 'changed';
   }
   if (problems.length > 0) throw new ImportInputError(problems);

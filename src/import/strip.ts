@@ -142,7 +142,7 @@ export function stripNulls(value: unknown, schema: SchemaNode, path = ''): strin
     const known = schemaOfKey(schema, k);
     const p = known?.entry ? `${path}[${JSON.stringify(k)}]` : path ? `${path}.${k}` : k;
     if (v === null) {
-      if (known?.entry && known.node === 0) {
+      if (known?.entry && (known.node === 0 || known.node === 4)) {
         value[k] = '';
         changes.push(`${p}: null → "" (as OpenShift read a null map value)`);
       } else {

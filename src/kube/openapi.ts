@@ -14,6 +14,8 @@ interface OpenApiSchema {
   format?: string;
   $ref?: string;
   allOf?: OpenApiSchema[];
+  /** A value of either schema: how OpenAPI v3 writes int-or-string and Quantity (no `type`). */
+  oneOf?: OpenApiSchema[];
   properties?: Record<string, OpenApiSchema>;
   items?: OpenApiSchema;
   additionalProperties?: OpenApiSchema | boolean;
@@ -31,13 +33,16 @@ export function skeletonOf(doc: OpenApiDocument, name: string): SchemaNode {
     if (!n) return { x: 1 };
     const ref = n.$ref ?? (n.allOf?.length === 1 ? n.allOf[0]?.$ref : undefined);
     if (ref) return byName(ref.split('/').pop() ?? '');
-    if (n['x-kubernetes-preserve-unknown-fields'] || n['x-kubernetes-embedded-resource']) return { x: 1 };
+    // An open subtree accepts any field; the properties it declares keep their types.
+    if (n['x-kubernetes-preserve-unknown-fields'] || n['x-kubernetes-embedded-resource']) {
+      return n.properties ? { x: 1, p: Object.fromEntries(Object.entries(n.properties).map(([k, v]) => [k, convert(v)])) } : { x: 1 };
+    }
     const out: { p?: Record<string, SchemaNode>; i?: SchemaNode; a?: SchemaNode } = {};
     if (n.properties) out.p = Object.fromEntries(Object.entries(n.properties).map(([k, v]) => [k, convert(v)]));
     if (n.items) out.i = convert(n.items);
     if (typeof n.additionalProperties === 'object') out.a = convert(n.additionalProperties);
     // An object schema without properties accepts any field (a free-form object).
-    return Object.keys(out).length > 0 ? out : scalarOf(n.type);
+    return Object.keys(out).length > 0 ? out : scalarOf(n.type, n.format);
   };
   const byName = (ref: string): SchemaNode => {
     const known = done.get(ref);

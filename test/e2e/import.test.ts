@@ -205,6 +205,35 @@ describe('manifests OpenShift accepted (import and admission corpus) on the loca
     expect([svc.spec?.ports?.[0]?.port, svc.spec?.ports?.[0]?.targetPort]).toEqual([8080, 8080]);
   }, 120_000);
 
+  it('values of a JSON type their field does not take, in this project\'s CRDs and in native kinds typed by the cluster\'s OpenAPI: refused naming each field, nothing applied', async () => {
+    const configMap = 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: matomo-env}\ndata: {MATOMO_PORT: 8080, DEBUG: "true"}\n';
+    const r = await dcctl(['import', '-f', fx('bad/wrong-types.yaml'), '-f', '-', '--apply', '-n', compat], { input: configMap });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    const errors = rel(r.stderr).split('\n').filter((l) => l.startsWith('error: '));
+    expect(errors).toEqual([
+      expect.stringContaining('imagestream.image.openshift.io/matomo: metadata.labels["shared"]: true is a boolean where a string goes'),
+      expect.stringContaining('imagestream.image.openshift.io/matomo: spec.tags[0].importPolicy.scheduled: 1 is a number where a boolean goes'),
+      expect.stringContaining('deploymentconfig.apps.openshift.io/matomo: spec.template.spec.containers[0].env[0].value: 8080 is a number where a string goes'),
+      expect.stringContaining('configmap/matomo-env: data["MATOMO_PORT"]: 8080 is a number where a string goes'),
+      'error: the input was not imported: nothing was printed or applied',
+    ]);
+    expect(await exists(custom.getNamespacedCustomObject({ group: 'image.openshift.io', version: 'v1', namespace: compat, plural: 'imagestreams', name: 'matomo' }))).toBe(false);
+    // kubectl refuses the stream as it is too, naming the type Go wanted but not the label.
+    const stream = (yaml.loadAll(readFileSync(fx('bad/wrong-types.yaml'), 'utf8'))[0] as { items: unknown[] }).items[0];
+    expect(refusalOf(stream)).toMatch(/cannot unmarshal bool into .* of type string/);
+  }, 60_000);
+
+  it('a Template whose ImageStream has a label that is not a string: --apply gives the stream the Template\'s labels instead of its own, as oc process did, and reports it', async () => {
+    const r = await dcctl(['import', '-f', fx('labels-not-strings.yaml'), '--apply', '-n', compat]);
+    expect(r.code).toBe(0);
+    expect(rel(r.stderr)).toContain('    changed: metadata.labels: shared: true is not a string: as oc process did, the Template\'s labels replaced all the object\'s own labels, so it is created without app, shared\n');
+    const stream = await custom.getNamespacedCustomObject({ group: 'image.openshift.io', version: 'v1', namespace: compat, plural: 'imagestreams', name: 'api' }) as Record<string, any>;
+    expect(stream.metadata.labels).toEqual({ template: 'api-deploy' });
+    const dc = await new DcClient(compat).get('api');
+    expect(dc.metadata?.labels).toEqual({ app: 'api', template: 'api-deploy' });
+  }, 60_000);
+
   it('an ImageStream named as an image repository (`postgres_exporter`): --apply renames it to a DNS subdomain with its references in the import, reports each, and the DC rolls out with the stream\'s image', async () => {
     const raw = await dcctl(['import', '-f', fx('underscore-stream.yaml'), '--apply', '-n', compat]);
     expect(raw.code).toBe(0);

@@ -78,6 +78,29 @@ describe('dcctl import (command)', () => {
     ]);
   });
 
+  it('values of a JSON type their field does not take: refused before anything is printed or applied, each named with its field', async () => {
+    const h = harness();
+    expect(await runImport(opts({ files: [fx('bad/wrong-types.yaml')] }), h.deps)).toBe(1);
+    expect(h.out()).toBe('');
+    expect(h.err().split('\n').filter((l) => l.startsWith('error: '))).toEqual([
+      expect.stringMatching(/wrong-types.yaml \(document 1, items\[0\]\): imagestream.image.openshift.io\/matomo: metadata.labels\["shared"\]: true is a boolean where a string goes \(OpenShift refused it too\): quote it \("true"\)/),
+      expect.stringMatching(/wrong-types.yaml \(document 1, items\[0\]\): imagestream.image.openshift.io\/matomo: spec.tags\[0\].importPolicy.scheduled: 1 is a number where a boolean goes/),
+      expect.stringMatching(/wrong-types.yaml \(document 1, items\[1\]\): deploymentconfig.apps.openshift.io\/matomo: spec.template.spec.containers\[0\].env\[0\].value: 8080 is a number where a string goes/),
+      'error: the input was not imported: nothing was printed or applied',
+    ]);
+  });
+
+  it('a Template label replaces labels that are not all strings, as oc process did, and the report says which went', async () => {
+    const h = harness();
+    expect(await runImport(opts({ files: [fx('labels-not-strings.yaml')] }), h.deps)).toBe(0);
+    const printed = yaml.loadAll(h.out()) as { kind: string; metadata: { labels: Record<string, string> } }[];
+    expect(printed.map((o) => [o.kind, o.metadata.labels])).toEqual([
+      ['ImageStream', { template: 'api-deploy' }],
+      ['DeploymentConfig', { app: 'api', template: 'api-deploy' }],
+    ]);
+    expect(h.err()).toContain('changed: metadata.labels: shared: true is not a string: as oc process did, the Template\'s labels replaced all the object\'s own labels, so it is created without app, shared');
+  });
+
   it('reads stdin with -f -', async () => {
     const h = harness();
     expect(await runImport(opts({ files: ['-'] }), h.deps)).toBe(0);

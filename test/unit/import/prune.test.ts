@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import yaml from 'js-yaml';
-import { bundledSchema, numbersFromQuotedNumbers, pruneEntries, quotedScalarProblems, pruneUnknownFields, SchemaUnavailableError, type SchemaNode, type SchemaSource } from '../../../src/import/prune.js';
+import { bundledSchema, numbersFromQuotedNumbers, pruneEntries, scalarTypeProblems, pruneUnknownFields, SchemaUnavailableError, type SchemaNode, type SchemaSource } from '../../../src/import/prune.js';
 import { importObjects } from '../../../src/import/pipeline.js';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -122,14 +122,53 @@ describe('numbersFromQuotedNumbers', () => {
 // What OpenShift refused as well: a string where a boolean goes (`test: 'true'`, fabric8's
 // "invalid DC" fixture), or where a number goes but the string is not one. The CRD path answers a
 // server-side apply of it with a 500 ("failed to create typed patch object"); import says it first.
-describe('quotedScalarProblems', () => {
+describe('scalarTypeProblems', () => {
   it('names each string where the schema wants a boolean, or a number it does not spell', () => {
     const dc = { spec: { test: 'true', paused: false, replicas: 'ten', revisionHistoryLimit: 3, template: { spec: { containers: [{ name: 'c', image: 'i', ports: [{ containerPort: 'http' }] }] } } } };
-    expect(quotedScalarProblems(dc, dcSchema)).toEqual([
+    expect(scalarTypeProblems(dc, dcSchema)).toEqual([
       'spec.test: "true" is a string where a boolean goes (OpenShift refused it too): write it without quotes; in a Template, ${{NAME}} substitutes a boolean',
       'spec.replicas: "ten" is a string where an integer goes (OpenShift refused it too)',
       'spec.template.spec.containers[0].ports[0].containerPort: "http" is a string where an integer goes (OpenShift refused it too)',
     ]);
+  });
+
+  // Real cases: a Template's `${{IMPORT_POLICY_SCHEDULED}}` given 1 (sogis matomo), a label
+  // `shared: true` (bcgov TransAction), `value: 8080` in an env entry. Go's decoder took none of
+  // them, nor did the one OpenShift used before 3.8; a server-side apply answers each with a 500.
+  it('names numbers and booleans where a string goes, numbers where a boolean goes, and lists or maps where the other goes', () => {
+    const dc = {
+      metadata: { name: 'web', labels: { shared: true, app: 'web' }, annotations: { port: 8080 } },
+      spec: {
+        paused: 1, replicas: true, selector: ['app'],
+        strategy: { rollingParams: { maxSurge: 1, maxUnavailable: '25%' } },
+        template: {
+          metadata: { labels: 'web' },
+          spec: { containers: [{ name: 'c', image: 'i', command: '/bin/sh', env: [{ name: 'PORT', value: 8080 }, { name: 'X', value: null }],
+            resources: { limits: { cpu: 1, memory: '1Gi' } } }] },
+        },
+      },
+    };
+    expect(scalarTypeProblems(dc, dcSchema)).toEqual([
+      'metadata.labels["shared"]: true is a boolean where a string goes (OpenShift refused it too): quote it ("true"); in a Template, write "${NAME}" for a string',
+      'metadata.annotations["port"]: 8080 is a number where a string goes (OpenShift refused it too): quote it ("8080"); in a Template, write "${NAME}" for a string',
+      'spec.paused: 1 is a number where a boolean goes (OpenShift refused it too)',
+      'spec.replicas: true is a boolean where an integer goes (OpenShift refused it too)',
+      'spec.selector is a list where a map goes (OpenShift refused it too)',
+      'spec.template.metadata.labels: "web" is a string where a map goes (OpenShift refused it too)',
+      'spec.template.spec.containers[0].command: "/bin/sh" is a string where a list goes (OpenShift refused it too)',
+      'spec.template.spec.containers[0].env[0].value: 8080 is a number where a string goes (OpenShift refused it too): quote it ("8080"); in a Template, write "${NAME}" for a string',
+    ]);
+  });
+
+  it('judges the typed fields of an open subtree (an ImageStream tag\'s importPolicy) and leaves its unknown fields alone', () => {
+    const isSchema = bundledSchema('image.openshift.io/v1', 'ImageStream') as SchemaNode;
+    const stream = { spec: { tags: [{ name: 'latest', importPolicy: { scheduled: 1, insecure: 'false', futureField: 7 } }] } };
+    expect(scalarTypeProblems(stream, isSchema)).toEqual([
+      'spec.tags[0].importPolicy.scheduled: 1 is a number where a boolean goes (OpenShift refused it too)',
+      'spec.tags[0].importPolicy.insecure: "false" is a string where a boolean goes (OpenShift refused it too): write it without quotes; in a Template, ${{NAME}} substitutes a boolean',
+    ]);
+    expect(pruneUnknownFields(stream, isSchema)).toEqual([]);
+    expect(stream.spec.tags[0]?.importPolicy.futureField).toBe(7);
   });
 
   it('stops the import with every such problem, before anything is printed or applied', async () => {

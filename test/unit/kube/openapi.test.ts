@@ -21,7 +21,11 @@ const doc = {
         },
       },
       'io.k8s.api.core.v1.ServicePort': { properties: { port: { type: 'integer' }, targetPort: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrString' } } },
-      'io.k8s.apimachinery.pkg.util.intstr.IntOrString': { type: 'string', format: 'int-or-string' },
+      'io.k8s.apimachinery.pkg.util.intstr.IntOrString': { format: 'int-or-string', oneOf: [{ type: 'integer' }, { type: 'string' }] },
+      'io.k8s.apimachinery.pkg.util.intstr.IntOrStringV2': { type: 'string', format: 'int-or-string' },
+      'io.k8s.apimachinery.pkg.api.resource.Quantity': { oneOf: [{ type: 'string' }, { type: 'number' }] },
+      'io.k8s.api.core.v1.ResourceRequirements': { properties: { limits: { type: 'object', additionalProperties: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity' } } } },
+      'io.k8s.example.Open': { properties: { policy: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { scheduled: { type: 'boolean' } } }, port: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrStringV2' } } },
       'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': { properties: { name: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string' } } } },
       'io.k8s.apiextensions.Props': { properties: { properties: { type: 'object', additionalProperties: { $ref: '#/components/schemas/io.k8s.apiextensions.Props' } }, raw: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
     },
@@ -34,14 +38,20 @@ describe('OpenAPI v3 skeletons', () => {
     expect(componentFor(doc, 'apps', 'v1', 'Service')).toBeUndefined();
   });
 
-  it('follows $ref and allOf into properties, items and map values, and marks integer scalars 1 (int-or-string stays 0)', () => {
+  it('follows $ref and allOf into properties, items and map values, and marks integers 1 and strings 4 (int-or-string stays 0)', () => {
     expect(skeletonOf(doc, 'io.k8s.api.core.v1.Service')).toEqual({
       p: {
-        apiVersion: 0,
-        metadata: { p: { name: 0, labels: { a: 0 } } },
-        spec: { p: { clusterIP: 0, selector: { a: 0 }, ports: { i: { p: { port: 1, targetPort: 0 } } } } },
+        apiVersion: 4,
+        metadata: { p: { name: 4, labels: { a: 4 } } },
+        spec: { p: { clusterIP: 4, selector: { a: 4 }, ports: { i: { p: { port: 1, targetPort: 0 } } } } },
       },
     });
+  });
+
+  // A Quantity takes a JSON number (`cpu: 1`) as well as a string: it must not read as a string.
+  it('leaves Quantities and int-or-string of either OpenAPI form 0, and keeps the typed properties of an open object', () => {
+    expect(skeletonOf(doc, 'io.k8s.api.core.v1.ResourceRequirements')).toEqual({ p: { limits: { a: 0 } } });
+    expect(skeletonOf(doc, 'io.k8s.example.Open')).toEqual({ p: { policy: { x: 1, p: { scheduled: 3 } }, port: 0 } });
   });
 
   it('ends recursive schemas and keeps preserve-unknown subtrees open', () => {
