@@ -74,6 +74,20 @@ describe('import of an `oc get -o yaml` List', () => {
 });
 
 describe('import of other export shapes', () => {
+  // OpenShift 3.7 and earlier ran Kubernetes before 1.8: controllers named themselves in the
+  // kubernetes.io/created-by annotation, not in an owner reference, so `oc get all` of that time
+  // holds pods that look like anyone's. Applied, they would run next to what the DC makes.
+  it('skips the pods an OpenShift 3.3 export made by controllers without owner references: RC pods (created-by), build pods, deployer pods', () => {
+    const r = run(['openshift33-get-all.yaml']);
+    expect(r.entries.map((e) => [e.ref, e.outcome, e.reason])).toEqual([
+      ['deploymentconfig.apps.openshift.io/database', 'changed', undefined],
+      ['pod/database-1-p4kr5', 'skipped', 'made by its controller ReplicationController/database-1 (named in the kubernetes.io/created-by annotation, as controllers did before Kubernetes 1.8), which creates it again on the new cluster'],
+      ['pod/ruby-sample-build-1-build', 'skipped', 'the pod of Build ruby-sample-build-1, which only OpenShift runs'],
+      ['pod/database-2-deploy', 'skipped', 'a pod OpenShift ran for rollout database-2 of a DeploymentConfig (no owner reference), which rolls out again on the new cluster'],
+      ['pod/standalone', 'changed', undefined],
+    ]);
+  });
+
   it('processes a Template with --param values, generated values and ${{}} numbers', () => {
     const r = run(['template.yaml'], { APP_DOMAIN: 'apps.example.org', REPLICAS: '4' });
     const dc = entry(r, 'deploymentconfig.apps.openshift.io/shop');
