@@ -88,8 +88,12 @@ export const internal = (message: string): ApiStatusError => status(500, 'Intern
 
 export const unavailable = (message: string): ApiStatusError => status(503, 'ServiceUnavailable', message);
 
-/** A storage message as the public group's: `deploymentconfigs.<storage group>` named as ours. */
-export const rewordStorageGroup = (s: string, storageGroup: string): string => s.split(`.${storageGroup}`).join(`.${Group}`);
+/**
+ * A storage message as the public group's: `deploymentconfigs.<storage group>` and the storage's
+ * group/version (`apps.dcctl.io/v1, Kind=...` in a server-side apply's errors) named as ours.
+ */
+export const rewordStorageGroup = (s: string, storageGroup: string): string =>
+  s.split(`.${storageGroup}`).join(`.${Group}`).replace(new RegExp(`(^|[^\\w.-])${storageGroup.replace(/\./g, '\\.')}/`, 'g'), `$1${Group}/`);
 
 /** A Status read from the storage, reworded for the public group. */
 export function fromStorageStatus(body: unknown, httpCode: number, storageGroup: string): ApiStatusError {

@@ -368,6 +368,14 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     expect([res.status, res.json<DeploymentConfig>().spec.replicas, warnings(res)]).toEqual([200, 4, ['299 - "duplicate field \\"spec.replicas\\""']]);
     res = await dupMerge('&fieldValidation=Strict');
     expect([res.status, res.json<{ message: string }>().message]).toEqual([422, expect.stringContaining('strict decoding error: duplicate field "spec.replicas"')]);
+    // A server-side apply (kubectl's default: Strict) of a real export's unknown container field
+    // (`volumes` a level too deep): refused as in CRD mode, naming the public group, not the storage's.
+    const deep = ['apiVersion: apps.openshift.io/v1', 'kind: DeploymentConfig', 'metadata: {name: deep}', 'spec:', '  selector: {app: deep}',
+      '  template: {metadata: {labels: {app: deep}}, spec: {containers: [{name: c, image: registry.local/web:1, volumes: [{name: v}]}]}}', ''].join('\n');
+    res = await raw('PATCH', `${dcPath('deep')}?fieldManager=kubectl&fieldValidation=Strict&dryRun=All`, { contentType: 'application/apply-patch+yaml', body: deep });
+    const refusal = res.json<{ message: string }>().message;
+    expect([res.status >= 400, refusal]).toEqual([true, expect.stringContaining('/deep; apps.openshift.io/v1, Kind=DeploymentConfig): .spec.template.spec.containers[name="c"].volumes: field not declared in schema')]);
+    expect(refusal).not.toContain('dcctl.io');
     expect((await getDc()).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
   });
 

@@ -137,6 +137,14 @@ describe('storage access and errors', () => {
     expect(e.body).toMatchObject({ code: 404, reason: 'NotFound', message: 'deploymentconfigs.apps.openshift.io "web" not found', details: { group: 'apps.openshift.io' } });
   });
 
+  // A server-side apply of a real export with an unknown container field (`volumes` one level too
+  // deep): the storage names its own group as group/version, which the client must not see.
+  it('rewords the storage group in a group/version too (a server-side apply\'s typed-patch error)', () => {
+    const message = 'failed to create typed patch object (fid/mariadb; apps.dcctl.io/v1, Kind=DeploymentConfig): .spec.template.spec.containers[name="mariadb"].volumes: field not declared in schema';
+    const e = fromStorageStatus({ kind: 'Status', code: 500, reason: 'InternalError', message }, 500, 'apps.dcctl.io');
+    expect(e.body.message).toBe('failed to create typed patch object (fid/mariadb; apps.openshift.io/v1, Kind=DeploymentConfig): .spec.template.spec.containers[name="mariadb"].volumes: field not declared in schema');
+  });
+
   it('caches SubjectAccessReview decisions for the TTL only', async () => {
     let calls = 0;
     let t = 0;
