@@ -71,12 +71,19 @@ export function decodeDocuments(text: string, source: string): Decoded {
   return { objects, problems, duplicateKeys };
 }
 
-/** `List`, `v1 List` and typed lists such as `DeploymentConfigList` are expanded into their items. */
+/**
+ * `List`, `v1 List` and typed lists such as `DeploymentConfigList` are expanded into their items;
+ * `items` null or absent is an empty list, as Go decodes it.
+ */
 export function isListKind(obj: KubeObject): boolean {
-  return typeof obj.kind === 'string' && obj.kind.endsWith('List') && Array.isArray(obj['items']);
+  return typeof obj.kind === 'string' && obj.kind.endsWith('List') && (obj['items'] === undefined || obj['items'] === null || Array.isArray(obj['items']));
 }
 
 function flattenLists(obj: KubeObject, origin: Origin, out: FoundObject[], problems: InputProblem[]): void {
+  if (typeof obj.kind === 'string' && obj.kind.endsWith('List') && !isListKind(obj)) {
+    problems.push({ origin, message: `${obj.kind}: items must be a list` });
+    return;
+  }
   if (!isListKind(obj)) {
     out.push({ object: obj, origin });
     return;
@@ -84,7 +91,7 @@ function flattenLists(obj: KubeObject, origin: Origin, out: FoundObject[], probl
   const listKind = obj.kind as string;
   // Items of typed lists returned by the API (`DeploymentConfigList`) may omit apiVersion/kind.
   const itemKind = listKind === 'List' ? undefined : listKind.slice(0, -'List'.length);
-  (obj['items'] as unknown[]).forEach((item, i) => {
+  ((obj['items'] ?? []) as unknown[]).forEach((item, i) => {
     const itemOrigin: Origin = { ...origin, path: `${origin.path ? `${origin.path}.` : ''}items[${i}]` };
     if (!isObject(item)) {
       problems.push({ origin: itemOrigin, message: 'list item is not an object' });

@@ -7,6 +7,16 @@ describe('decodeDocuments', () => {
     expect(d.objects).toEqual([{ object: { apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', metadata: { name: 'a' } }, origin: { source: 'l.yaml', document: 1, path: 'items[0]' } }]);
   });
 
+  // A List of nothing as some tools write it (`items: null`, or no items at all): Go decodes
+  // either as an empty list; it was refused here as an object without a name.
+  it('reads a List whose items are null or absent as an empty list', () => {
+    for (const text of ['apiVersion: v1\nkind: List\nitems: null\n', 'apiVersion: v1\nkind: List\nmetadata: {}\n', '{"apiVersion":"apps.openshift.io/v1","kind":"DeploymentConfigList","items":null}']) {
+      expect(decodeDocuments(text, 'l.yaml')).toMatchObject({ objects: [], problems: [] });
+    }
+    // A list that is not one is still refused, naming it.
+    expect(decodeDocuments('apiVersion: v1\nkind: List\nitems: {a: 1}\n', 'l.yaml').problems.map((p) => p.message)).toEqual(['List: items must be a list']);
+  });
+
   it('keeps timestamps as strings and honours merge keys', () => {
     const d = decodeDocuments('apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a, creationTimestamp: 2024-01-01T00:00:00Z}\nbase: &b {x: "1"}\ndata:\n  <<: *b\n  z: "2"\n', 's');
     expect(d.objects[0]?.object).toMatchObject({ metadata: { creationTimestamp: '2024-01-01T00:00:00Z' }, data: { x: '1', z: '2' } });
