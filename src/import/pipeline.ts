@@ -32,7 +32,7 @@ export interface ImportOptions {
   readonly random: RandomInt;
 }
 
-interface Candidate extends FoundObject { readonly keepNamespace: boolean; readonly changes?: readonly string[] }
+interface Candidate extends FoundObject { readonly keepNamespace: boolean; readonly changes?: readonly string[]; readonly template?: string }
 type ValidClass = Exclude<KindClass, { type: 'invalid' }>;
 
 /** Runs the pipeline; throws ImportInputError when any input is unusable. */
@@ -103,7 +103,11 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
     const key = `${refOf(cls.apiVersion, o.kind, name)} ${ns}`;
     const first = seen.get(key);
     if (first) {
-      problems.push({ ...where, message: `${o.kind} "${name}" is defined twice (first at ${formatOrigin(first.origin)})` });
+      // A file of alternative Templates (`oc get templates -o yaml`: mysql-ephemeral next to
+      // mysql-persistent) makes the same objects twice; oc process took only the first Template.
+      const alternatives = first.template !== undefined && c.template !== undefined && first.template !== c.template
+        ? `: Templates "${first.template}" and "${c.template}" both make it; import one Template at a time (oc process processes only the first Template of a file)` : '';
+      problems.push({ ...where, message: `${o.kind} "${name}" is defined twice (first at ${formatOrigin(first.origin)})${alternatives}` });
       continue;
     }
     seen.set(key, c);

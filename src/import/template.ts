@@ -50,6 +50,8 @@ export interface ProcessedObject extends FoundObject {
   readonly keepNamespace: boolean;
   /** What processing changed beyond substitution, for the object's report (`changed:` lines). */
   readonly changes?: readonly string[];
+  /** The name of the Template that made it. */
+  readonly template: string;
 }
 
 export interface ProcessedTemplate {
@@ -71,7 +73,9 @@ export function processTemplate(template: KubeObject, origin: Origin, userValues
   const meta = isObject(template.metadata) ? template.metadata : {};
   const name = typeof meta['name'] === 'string' ? meta['name'] : '<unnamed>';
   const problems: InputProblem[] = [];
-  const problem = (path: string, message: string) => problems.push({ origin: { ...origin, path }, message: `Template "${name}": ${message}` });
+  // Paths inside the Template, below its own (`items[1].objects[0]` in a List of Templates).
+  const within = (path: string): Origin => ({ ...origin, path: origin.path ? `${origin.path}.${path}` : path });
+  const problem = (path: string, message: string) => problems.push({ origin: within(path), message: `Template "${name}": ${message}` });
   const notes: string[] = [];
   const result = (objects: ProcessedObject[] = [], message = '', values = new Map<string, string>()): ProcessedTemplate =>
     ({ name, objects, message, values, problems, notes });
@@ -120,7 +124,7 @@ export function processTemplate(template: KubeObject, origin: Origin, userValues
     const value = values.get(paramName) ?? '';
     const user = userValues.get(paramName);
     const lost = user !== undefined && user !== value ? `; --param ${paramName}=${user} set only the first declaration and is not substituted` : '';
-    notes.push(`${formatOrigin({ ...origin, path: `parameters[${last}]` })}: Template "${name}": parameter ${paramName} is declared ${at.length} times `
+    notes.push(`${formatOrigin(within(`parameters[${last}]`))}: Template "${name}": parameter ${paramName} is declared ${at.length} times `
       + `(${at.map((i) => `parameters[${i}]`).join(', ')}); as oc process did, \${${paramName}} takes the value of the last declaration: ${JSON.stringify(value)}${lost}`);
   }
   const message = typeof template['message'] === 'string' ? substituteString(template['message'], values).value : '';
@@ -152,7 +156,7 @@ export function processTemplate(template: KubeObject, origin: Origin, userValues
       if (own === undefined) changes.push(replacedLabelsLine(m['labels']));
       m['labels'] = { ...own, ...labels };
     }
-    objects.push({ object: obj, origin: { ...origin, path }, keepNamespace, ...(changes.length > 0 ? { changes } : {}) });
+    objects.push({ object: obj, origin: within(path), keepNamespace, template: name, ...(changes.length > 0 ? { changes } : {}) });
   });
   return result(objects, message, values);
 }

@@ -304,6 +304,15 @@ describe('bad input stops the import and names the problem', () => {
     ]);
   });
 
+  // `oc get templates -o yaml` of a catalogue: alternative Templates make the same objects.
+  it('two Templates of one List that make the same object: refused naming both places inside the List and both Templates', () => {
+    const tpl = (name: string) => ({ apiVersion: 'template.openshift.io/v1', kind: 'Template', metadata: { name }, objects: [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 'mysql' }, spec: { ports: [{ port: 3306 }] } }] });
+    const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [tpl('mysql-ephemeral'), tpl('mysql-persistent')] });
+    expect(problemsOf(() => importObjects([{ source: 't.json', text }], { params: new Map(), random: () => 0 }))).toEqual([
+      'Service "mysql" is defined twice (first at t.json (document 1, items[0].objects[0])): Templates "mysql-ephemeral" and "mysql-persistent" both make it; import one Template at a time (oc process processes only the first Template of a file)',
+    ]);
+  });
+
   it('a required parameter without value', () => {
     expect(problemsOf(() => run(['bad/missing-required.yaml']))).toEqual([expect.stringContaining('parameter APP_DOMAIN is required and must be specified')]);
   });
