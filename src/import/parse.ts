@@ -79,7 +79,11 @@ export function isListKind(obj: KubeObject): boolean {
   return typeof obj.kind === 'string' && obj.kind.endsWith('List') && (obj['items'] === undefined || obj['items'] === null || Array.isArray(obj['items']));
 }
 
-function flattenLists(obj: KubeObject, origin: Origin, out: FoundObject[], problems: InputProblem[]): void {
+/**
+ * Lists flattened into their items, recursively, as kubectl's resource builder does (a List inside
+ * a List, or one a Template makes); other objects as they are.
+ */
+export function flattenLists(obj: KubeObject, origin: Origin, out: FoundObject[], problems: InputProblem[]): void {
   if (typeof obj.kind === 'string' && obj.kind.endsWith('List') && !isListKind(obj)) {
     problems.push({ origin, message: `${obj.kind}: items must be a list` });
     return;

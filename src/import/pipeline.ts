@@ -11,7 +11,7 @@ import type { RandomInt } from './generator.js';
 import { classify, refOf, type KindClass } from './kinds.js';
 import { convertRemovedVersion } from './removed-versions.js';
 import { namespaceNotes, networkPolicyNotes, rebindToImportedNamespace, projectDefaultSkip, serviceCaNotes } from './openshift-project.js';
-import { decodeDocuments, type DuplicateKey, type FoundObject } from './parse.js';
+import { decodeDocuments, flattenLists, isListKind, type DuplicateKey, type FoundObject } from './parse.js';
 import {
   stripClaimFields, stripImageStreamFields, stripNulls, stripNullTimestamps, stripServerFields, stripServiceAccountFields, stripServiceFields,
 } from './strip.js';
@@ -67,7 +67,14 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
     const t = processTemplate(f.object, f.origin, options.params, options.random);
     problems.push(...t.problems);
     templateNotes.push(...t.notes);
-    candidates.push(...t.objects);
+    for (const made of t.objects) {
+      if (!isListKind(made.object)) { candidates.push(made); continue; }
+      // A list the Template makes (OpenShift 3.0 templates held a ServiceList): oc created its
+      // items, flattened by kubectl's resource builder; the Template's labels stayed on the list.
+      const items: FoundObject[] = [];
+      flattenLists(made.object, made.origin, items, problems);
+      candidates.push(...items.map((item) => ({ ...item, keepNamespace: false, template: made.template })));
+    }
     if (t.message.trim() !== '') templateMessages.push({ template: t.name, message: t.message });
   }
 
