@@ -221,7 +221,14 @@ export function substituteString(input: string, values: ReadonlyMap<string, stri
     const v = values.get(whole[1] ?? '');
     if (v !== undefined) return { value: v, asString: false };
   }
-  return { value: input.replace(stringParameterExp, (ref, name: string) => values.get(name) ?? ref), asString: true };
+  // As the processor does it: the references of the input, each replaced in turn at its first
+  // occurrence in the result so far, so a value that holds a reference can take a later one's place.
+  let out = input;
+  for (const [ref, name] of input.matchAll(stringParameterExp)) {
+    const value = values.get(name ?? '');
+    if (value !== undefined) out = out.replace(ref, () => value);
+  }
+  return { value: out, asString: true };
 }
 
 function substitute(v: unknown, values: ReadonlyMap<string, string>): unknown {

@@ -7,7 +7,7 @@ import { decodeDocuments } from '../../../src/import/parse.js';
 import { classify } from '../../../src/import/kinds.js';
 import { convertRemovedVersion, replacementVersion } from '../../../src/import/removed-versions.js';
 import { formatObjects, formatReport } from '../../../src/import/report.js';
-import { ImportInputError, type ImportEntry, type ImportResult, type KubeObject } from '../../../src/import/types.js';
+import { ImportInputError, formatOrigin, type ImportEntry, type ImportResult, type KubeObject } from '../../../src/import/types.js';
 
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/import');
 const input = (name: string): ImportInput => ({ source: name, text: readFileSync(path.join(dir, name), 'utf8') });
@@ -301,6 +301,29 @@ describe('bad input stops the import and names the problem', () => {
     expect(problemsOf(() => run(['bad/unknown-apiversion.yaml']))).toEqual([
       'apiVersion "policy/v1beta1" (kind PodSecurityPolicy) is no longer served by Kubernetes; use Pod Security Admission for a PodSecurityPolicy, which has no successor',
       expect.stringMatching(/unknown kind Frobnicator for apiVersion v1/),
+    ]);
+  });
+
+  // juanjmerono/openshift3 (OpenShift 3.0): a Template whose objects include a ServiceList and a
+  // BuildConfigList. oc created the processed output through kubectl's resource builder, which
+  // flattens lists inside lists; here they were refused as unknown kinds.
+  it('flattens typed lists a Template makes into their items, substituted, located below the list', () => {
+    const text = JSON.stringify({
+      apiVersion: 'v1', kind: 'Template', metadata: { name: 'web' }, labels: { template: 'web' },
+      parameters: [{ name: 'NAME', value: 'shop' }],
+      objects: [
+        { apiVersion: 'v1', kind: 'ServiceList', metadata: { name: '${NAME}' }, items: [
+          { apiVersion: 'v1', kind: 'Service', metadata: { name: '${NAME}-a' }, spec: { ports: [{ port: 80 }] } },
+          { kind: 'Service', metadata: { name: '${NAME}-b' }, spec: { ports: [{ port: 81 }] } },
+        ] },
+        { apiVersion: 'v1', kind: 'RouteList', items: [{ apiVersion: 'v1', kind: 'Route', metadata: { name: '${NAME}' }, spec: { to: { name: '${NAME}-a' } } }] },
+      ],
+    });
+    const r = importObjects([{ source: 't.json', text }], { params: new Map(), random: () => 0 });
+    expect(r.entries.map((e) => [e.ref, e.outcome, formatOrigin(e.origin)])).toEqual([
+      ['service/shop-a', 'imported', 't.json (document 1, objects[0].items[0])'],
+      ['service/shop-b', 'imported', 't.json (document 1, objects[0].items[1])'],
+      ['route.route.openshift.io/shop', 'skipped', 't.json (document 1, objects[1].items[0])'],
     ]);
   });
 

@@ -109,6 +109,20 @@ describe('processTemplate (oc process semantics)', () => {
     expect(r.objects[0]?.changes).toBeUndefined();
   });
 
+  // keelson/openshift-stuff's omd template: NAME's value is `omd-${FLAVOR}`, and names read
+  // `${NAME}-${FLAVOR}`. The processor (library-go EvaluateParameterSubstitution) finds the
+  // references of the original string, then replaces each in turn at its first occurrence in the
+  // string so far: FLAVOR's value lands where NAME's value brought a ${FLAVOR}, and the second
+  // ${FLAVOR} stays. Parameter values themselves are never substituted.
+  it('substitutes references one after the other at their first occurrence, as OpenShift\'s processor did, when a value holds a reference', () => {
+    const t = tpl({
+      parameters: [{ name: 'NAME', value: 'omd-${FLAVOR}' }, { name: 'FLAVOR', value: 'centos' }, { name: 'D', value: '$&$1' }],
+      objects: [cm({ a: '${NAME}-${FLAVOR}', b: '${FLAVOR}-${NAME}', c: '${NAME}', d: 'x-${D}-${D}' })],
+    });
+    const r = processTemplate(t, origin, new Map(), zeros);
+    expect(r.objects[0]?.object['data']).toEqual({ a: 'omd-centos-${FLAVOR}', b: 'centos-omd-${FLAVOR}', c: 'omd-${FLAVOR}', d: 'x-$&$1-$&$1' });
+  });
+
   it('rejects invalid parameter names', () => {
     const r = processTemplate(tpl({ parameters: [{ name: 'A' }, { name: 'bad-name' }] }), origin, new Map(), zeros);
     expect(r.problems.map((p) => p.message)).toEqual(['Template "t": invalid parameter name "bad-name": use letters, digits and _']);
