@@ -96,8 +96,13 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
     // RBAC names are path segments, where `${X}` is a valid name; every other kind's name is DNS-like.
     const unsubstituted = o.apiVersion.startsWith('rbac.authorization.k8s.io/') ? null : parameterReferenceIn(name || generateName || '');
     if (unsubstituted) {
+      // From a Template: a reference it does not declare, or one a parameter's value brought in
+      // (values are not substituted themselves): OpenShift refused such a name too.
+      const fix = c.template !== undefined
+        ? `Template "${c.template}" declares no such parameter, or a parameter's value holds it (values are not substituted, as in oc process): give that parameter a value without it (--param)`
+        : 'import the Template it came from (with --param), or write the name';
       problems.push({ ...where, message: `${o.kind} "${name || generateName}": metadata.${name ? 'name' : 'generateName'} holds the Template parameter reference `
-        + `${unsubstituted}, which nothing substituted: import the Template it came from (with --param), or write the name` });
+        + `${unsubstituted}, which nothing substituted: ${fix}` });
       continue;
     }
     const cls = classify(o.apiVersion, o.kind);

@@ -327,6 +327,16 @@ describe('bad input stops the import and names the problem', () => {
     ]);
   });
 
+  it('a name still holding a reference after a Template\'s substitution is refused saying where such a reference comes from', () => {
+    const text = JSON.stringify({ apiVersion: 'v1', kind: 'Template', metadata: { name: 'omd' },
+      parameters: [{ name: 'NAME', value: 'omd-${FLAVOR}' }, { name: 'FLAVOR', value: 'centos' }],
+      objects: [{ apiVersion: 'v1', kind: 'Service', metadata: { name: '${NAME}-${FLAVOR}' }, spec: { ports: [{ port: 80 }] } }] });
+    expect(problemsOf(() => importObjects([{ source: 't.json', text }], { params: new Map(), random: () => 0 }))).toEqual([
+      'Service "omd-centos-${FLAVOR}": metadata.name holds the Template parameter reference ${FLAVOR}, which nothing substituted: Template "omd" declares no such parameter, '
+        + 'or a parameter\'s value holds it (values are not substituted, as in oc process): give that parameter a value without it (--param)',
+    ]);
+  });
+
   // `oc get templates -o yaml` of a catalogue: alternative Templates make the same objects.
   it('two Templates of one List that make the same object: refused naming both places inside the List and both Templates', () => {
     const tpl = (name: string) => ({ apiVersion: 'template.openshift.io/v1', kind: 'Template', metadata: { name }, objects: [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 'mysql' }, spec: { ports: [{ port: 3306 }] } }] });
