@@ -6,12 +6,14 @@
  *    any other kind the cluster does not serve, or a discovery failure, stops the import before
  *    anything is written.
  * 2. Server dry-run of EVERY object. Any rejection stops the import before anything is written;
- *    every rejection is reported, naming the object (and the field, in the server's message).
+ *    every rejection is reported, naming the object (and the field, in the server's message). A
+ *    DC's pod template is also dry-run as an RC's (templateRefusal), which the CRD cannot check.
  * 3. (not with --dry-run=server) Apply for real, Namespaces first, then in input order. A failure
  *    here (a race with another writer, a quota) is reported for that object and the rest continue.
  */
-import { isNotFound } from '../controller/errors.js';
-import { userMessage } from '../util/error-message.js';
+import { isInvalid, isNotFound } from '../controller/errors.js';
+import { errorMessage, userMessage } from '../util/error-message.js';
+import { replicationControllerProbe } from './deploymentconfig.js';
 import type { ImportEntry, KubeObject } from './types.js';
 
 /** Discovery answer for one kind. */
@@ -48,6 +50,28 @@ export interface ApplySummary {
   readonly outcomes: ApplyOutcome[];
   /** Set when phase 1 or 2 failed: nothing was written. */
   readonly stoppedBeforeApply: boolean;
+}
+
+const isDeploymentConfig = (e: ImportEntry): boolean => e.kind === 'DeploymentConfig' && e.apiVersion === 'apps.openshift.io/v1';
+
+/**
+ * Why the server refuses the DC's pod template as the template of the RCs the DC will make (a
+ * dry-run create of replicationControllerProbe), worded for the DC; undefined when it takes it or
+ * cannot say (no right to create RCs, an outage): the import goes on, as it would without this.
+ */
+async function templateRefusal(applier: ObjectApplier, dc: KubeObject, entry: ImportEntry): Promise<string | undefined> {
+  const meta = dc.metadata as Record<string, unknown>;
+  const probe = replicationControllerProbe(dc, typeof meta['namespace'] === 'string' ? meta['namespace'] : '');
+  if (!probe) return undefined;
+  try {
+    await applier.create(probe, true);
+    return undefined;
+  } catch (err) {
+    if (!isInvalid(err)) return undefined;
+    const causes = errorMessage(err).replace(/^ReplicationController "[^"]*" is invalid: /, '');
+    return `DeploymentConfig.apps.openshift.io "${entry.name || entry.generateName || ''}" is invalid: ${causes} `
+      + "(its pod template, checked as the template of the ReplicationControllers it makes: none of them could be created; OpenShift's API checked a DeploymentConfig's template the same way)";
+  }
 }
 
 /** Runs the three phases over the non-skipped entries (entries may be marked skipped in phase 1). */
@@ -92,6 +116,12 @@ export async function applyEntries(entries: readonly ImportEntry[], applier: Obj
     for (const t of todo) {
       try {
         const res = t.entry.generateName !== undefined ? await applier.create(t.obj, true) : await applier.apply(t.obj, true);
+        const refused = isDeploymentConfig(t.entry) ? await templateRefusal(applier, t.obj, t.entry) : undefined;
+        if (refused !== undefined) {
+          outcomes.set(t.entry, { entry: t.entry, result: 'failed', message: refused });
+          stop = true;
+          continue;
+        }
         outcomes.set(t.entry, { entry: t.entry, result: 'applied', object: res });
       } catch (err) {
         const ns = (t.obj.metadata as Record<string, unknown>)['namespace'];

@@ -224,6 +224,19 @@ describe('manifests OpenShift accepted (import and admission corpus) on the loca
     expect(refusalOf(stream)).toMatch(/cannot unmarshal bool into .* of type string/);
   }, 60_000);
 
+  it('a DC whose pod template Kubernetes refuses in an RC: the CRD takes it, but --apply refuses it naming the fields, as OpenShift\'s API did, and applies nothing', async () => {
+    const dcDoc = (yaml.load(readFileSync(fx('bad/template-refused.yaml'), 'utf8')) as { items: Record<string, any>[] }).items[1];
+    expect(refusalOf(dcDoc)).toBe('');
+    const r = await dcctl(['import', '-f', fx('bad/template-refused.yaml'), '--apply', '-n', compat]);
+    expect(r.code).toBe(1);
+    const refusal = rel(r.stderr);
+    expect(refusal).toContain('error: DeploymentConfig.apps.openshift.io "wordpress" is invalid: ');
+    expect(refusal).toContain('spec.template.spec.containers[0].volumeMounts[0].name: Not found: "wordpress-data"');
+    expect(refusal).toContain('spec.template.spec.containers[0].envFrom: Invalid value: "": must specify one of: `configMapRef` or `secretRef`');
+    expect(await exists(core.readNamespacedConfigMap({ name: 'wordpress-settings', namespace: compat }))).toBe(false);
+    expect(await exists(new DcClient(compat).get('wordpress'))).toBe(false);
+  }, 60_000);
+
   it('a Template whose ImageStream has a label that is not a string: --apply gives the stream the Template\'s labels instead of its own, as oc process did, and reports it', async () => {
     const r = await dcctl(['import', '-f', fx('labels-not-strings.yaml'), '--apply', '-n', compat]);
     expect(r.code).toBe(0);

@@ -33,6 +33,56 @@ function fakeCluster(opts: { served?: string[]; namespaced?: Record<string, bool
 const entries = (yaml: string): ImportEntry[] => importObjects([{ source: 'in.yaml', text: yaml }], { params: new Map(), random: () => 0 }).entries;
 const cm = (name: string, ns?: string) => `---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: ${name}${ns ? `, namespace: ${ns}` : ''}}\n`;
 
+// What kube-apiserver checks of an RC's template (ValidatePodTemplateSpecForRC) and OpenShift's
+// API checked of every DC, but the CRD cannot: real exports held an empty secretKeyRef name, an
+// envFrom naming nothing and a volumeMount of no volume. Such a DC was refused by OpenShift; here
+// it applied, and every rollout failed creating its RC.
+describe('applyEntries: the pod template of a DC, checked as its ReplicationControllers will be', () => {
+  const dc = (name: string, container: string, triggers = '') => `---\napiVersion: apps.openshift.io/v1\nkind: DeploymentConfig\nmetadata: {name: ${name}}\n`
+    + `spec:\n  selector: {app: ${name}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec:\n      containers: [${container}]\n${triggers}`;
+  function probingCluster(refuse: (rc: KubeObject) => string | undefined) {
+    const probes: KubeObject[] = [];
+    const { applier, calls } = fakeCluster();
+    applier.create = async (obj: KubeObject) => {
+      probes.push(obj);
+      const why = refuse(obj);
+      if (why) throw new ApiError(`ReplicationController "${String((obj.metadata as Record<string, unknown>)['generateName'])}q8x2z" is invalid: ${why}`, 422, 'Invalid');
+      return obj;
+    };
+    return { applier, calls, probes };
+  }
+
+  it('dry-runs each DC\'s template as an RC after the DC itself; a refusal stops the import naming the DC and the field, and nothing is written', async () => {
+    const { applier, calls, probes } = probingCluster((rc) => (JSON.stringify(rc).includes('"name":""') ? 'spec.template.spec.containers[0].env[0].valueFrom.secretKeyRef.name: Invalid value: "": a lowercase RFC 1123 subdomain must consist of ...' : undefined));
+    const s = await applyEntries(entries(dc('good', '{name: c, image: nginx}') + dc('bad', '{name: c, image: nginx, env: [{name: P, valueFrom: {secretKeyRef: {name: "", key: p}}}]}') + cm('a')), applier, { namespace: 'team', dryRun: false });
+    expect(s.stoppedBeforeApply).toBe(true);
+    expect(calls.every((c) => c.dryRun)).toBe(true);
+    expect(s.outcomes.map((o) => [o.entry.name, o.result, o.message])).toEqual([
+      ['good', 'not-applied', undefined],
+      ['bad', 'failed', 'DeploymentConfig.apps.openshift.io "bad" is invalid: spec.template.spec.containers[0].env[0].valueFrom.secretKeyRef.name: Invalid value: "": a lowercase RFC 1123 subdomain must consist of ... '
+        + '(its pod template, checked as the template of the ReplicationControllers it makes: none of them could be created; OpenShift\'s API checked a DeploymentConfig\'s template the same way)'],
+      ['a', 'not-applied', undefined],
+    ]);
+    expect(probes.map((p) => [p.kind, (p.metadata as Record<string, unknown>)['generateName'], (p.metadata as Record<string, unknown>)['namespace'], (p['spec'] as Record<string, unknown>)['replicas']]))
+      .toEqual([['ReplicationController', 'good-', 'team', 0], ['ReplicationController', 'bad-', 'team', 0]]);
+  });
+
+  it('fills an empty image that an ImageChange trigger sets with OpenShift\'s placeholder, as its validation did; an empty image no trigger sets stays empty', async () => {
+    const { applier, probes } = probingCluster(() => undefined);
+    const triggers = '  triggers:\n  - type: ImageChange\n    imageChangeParams: {containerNames: [web], from: {kind: ImageStreamTag, name: "web:latest"}}\n';
+    await applyEntries(entries(dc('web', '{name: web, image: ""}, {name: side, image: ""}', triggers)), applier, { namespace: 'team', dryRun: true });
+    const containers = ((probes[0]?.['spec'] as Record<string, any>)['template'].spec.containers as { name: string; image: string }[]);
+    expect(containers.map((c) => [c.name, c.image])).toEqual([['web', 'unset'], ['side', '']]);
+  });
+
+  it('does not stop the import when the template cannot be checked (no right to create RCs), only when it is refused', async () => {
+    const { applier } = fakeCluster();
+    applier.create = async () => { throw new ApiError('replicationcontrollers is forbidden: User "dev" cannot create resource "replicationcontrollers"', 403, 'Forbidden'); };
+    const s = await applyEntries(entries(dc('web', '{name: c, image: nginx}')), applier, { namespace: 'team', dryRun: false });
+    expect(s.outcomes.map((o) => o.result)).toEqual(['applied']);
+  });
+});
+
 describe('applyEntries', () => {
   it('dry-runs everything, then applies everything, into the default namespace', async () => {
     const { applier, calls } = fakeCluster();
