@@ -16,6 +16,7 @@ import { decodeBody, fieldValidationOf, invalidPatchResult, judgeDuplicates, typ
 import { applyPatch, patchKind, PatchTooLargeError } from './patch.js';
 import type { RequestInfo } from './request-info.js';
 import { PatchError } from './smp.js';
+import { checkPodTemplate, templateChanged } from './template-check.js';
 import {
   ApiStatusError, badRequest, entityTooLarge, fromStorageStatus, invalid, methodNotSupported, notAcceptable, unsupportedMediaType,
 } from './status.js';
@@ -265,6 +266,7 @@ export async function handleCreate(ctx: HandlerContext): Promise<void> {
   const dc = asDc(parseBody(ctx, await ctx.body()), undefined);
   checkCoordinates(dc, ctx);
   const prepared = prepareForCreate(dc);
+  await checkPodTemplate(ctx.storage, prepared, ctx.info.namespace ?? '');
   const { status, body } = await ctx.storage.json<DeploymentConfig>('POST', ctx.storage.dcPath(ctx.info.namespace), {
     body: toStorageApiVersion(prepared, ctx.storage.storageGroup),
     query: pick(ctx.info.query, WriteParams),
@@ -286,7 +288,9 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
     writeDc(ctx, status, body);
     return;
   }
-  const { status, body } = await putStored(ctx, prepareForUpdate(dc, stored));
+  const next = prepareForUpdate(dc, stored);
+  if (templateChanged(next, stored)) await checkPodTemplate(ctx.storage, next, ctx.info.namespace ?? '');
+  const { status, body } = await putStored(ctx, next);
   writeDc(ctx, status, body);
 }
 
@@ -319,6 +323,7 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
     const next = ctx.info.subresource === 'status'
       ? { ...stored, status: patched.status ?? {}, metadata: { ...stored.metadata, resourceVersion: patched.metadata.resourceVersion } }
       : prepareForUpdate(patched, stored);
+    if (ctx.info.subresource !== 'status' && templateChanged(next, stored)) await checkPodTemplate(ctx.storage, next, ctx.info.namespace ?? '');
     try {
       const { status, body } = await putStored(ctx, next, ctx.info.subresource === 'status' ? 'status' : undefined);
       writeDc(ctx, status, body);
@@ -354,10 +359,16 @@ async function forwardApply(ctx: HandlerContext, raw: Buffer): Promise<void> {
   quantitiesAsOpenShiftStoredThem(doc);
   const query = pick(ctx.info.query, [...WriteParams, 'force']);
   const path = ctx.storage.dcPath(ctx.info.namespace, ctx.info.name);
-  const applied = await ctx.storage.json<DeploymentConfig>('PATCH', path, {
+  const apply = (q: URLSearchParams) => ctx.storage.json<DeploymentConfig>('PATCH', path, {
     rawBody: { contentType: 'application/apply-patch+yaml', data: JSON.stringify(toStorageApiVersion(doc, ctx.storage.storageGroup)) },
-    query,
+    query: q,
   });
+  // The template an apply makes is known once the storage merged it: a dry run first, judged as a
+  // create's (an apply names only its manager's fields), then the apply itself.
+  const trial = query.has('dryRun') ? undefined : await apply(new URLSearchParams([...query, ['dryRun', 'All']]));
+  if (trial) await checkPodTemplate(ctx.storage, publicDc(trial.body, ctx.storage.storageGroup), ctx.info.namespace ?? '');
+  const applied = await apply(query);
+  if (!trial) await checkPodTemplate(ctx.storage, publicDc(applied.body, ctx.storage.storageGroup), ctx.info.namespace ?? '');
   let stored = applied.body;
   const defaultedSpec = (dc: DeploymentConfig) => applyDefaults(dc).spec;
   // Nulls the apply left are not worth a write: no reader sees them (publicDc, src/apis/nulls.ts).

@@ -6,4 +6,5 @@ export * from './config.js';
 export * from './defaults.js';
 export * from './deployment.js';
 export { MaxVersion } from './rc-version.js';
+export * from './template-probe.js';
 export * from './time.js';

@@ -13,7 +13,7 @@
  */
 import { isInvalid, isNotFound } from '../controller/errors.js';
 import { errorMessage, userMessage } from '../util/error-message.js';
-import { replicationControllerProbe } from './deploymentconfig.js';
+import { replicationControllerProbe } from '../apps/template-probe.js';
 import type { ImportEntry, KubeObject } from './types.js';
 
 /** Discovery answer for one kind. */
@@ -64,7 +64,7 @@ async function templateRefusal(applier: ObjectApplier, dc: KubeObject, entry: Im
   const probe = replicationControllerProbe(dc, typeof meta['namespace'] === 'string' ? meta['namespace'] : '');
   if (!probe) return undefined;
   try {
-    await applier.create(probe, true);
+    await applier.create(probe as KubeObject, true);
     return undefined;
   } catch (err) {
     if (!isInvalid(err)) return undefined;

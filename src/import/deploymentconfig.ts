@@ -94,33 +94,3 @@ export function importDeploymentConfig(dc: KubeObject, ctx: DcContext): { change
   return { changes, notes };
 }
 
-/** The image OpenShift's DC validation put in a container an ImageChange trigger sets, for the template check. */
-const UnsetImage = 'unset';
-
-/**
- * A ReplicationController carrying the DC's pod template, to dry-run as the server will check the
- * RCs the DC makes (ValidatePodTemplateSpecForRC, which OpenShift's API applied to the DC itself
- * and a CRD cannot). An empty image of a container an ImageChange trigger names becomes "unset",
- * as in OpenShift's validation; nothing else is changed, so the server's field paths are the DC's.
- */
-export function replicationControllerProbe(dc: KubeObject, namespace: string): KubeObject | undefined {
-  const spec = isObject(dc['spec']) ? dc['spec'] : undefined;
-  const template = spec && isObject(spec['template']) ? structuredClone(spec['template']) : undefined;
-  if (!spec || !template) return undefined;
-  const meta = isObject(dc.metadata) ? dc.metadata : {};
-  const name = typeof meta['name'] === 'string' && meta['name'] !== '' ? meta['name'] : typeof meta['generateName'] === 'string' ? meta['generateName'] : 'dc';
-  const triggered = new Set((Array.isArray(spec['triggers']) ? spec['triggers'] : []).flatMap((t: unknown) => {
-    const params = isObject(t) && isObject(t['imageChangeParams']) ? t['imageChangeParams'] : undefined;
-    return params && Array.isArray(params['containerNames']) ? params['containerNames'].filter((n: unknown): n is string => typeof n === 'string') : [];
-  }));
-  const podSpec = isObject(template['spec']) ? template['spec'] : undefined;
-  for (const c of podSpec && Array.isArray(podSpec['containers']) ? podSpec['containers'] : []) {
-    if (isObject(c) && typeof c['name'] === 'string' && triggered.has(c['name']) && (c['image'] === undefined || c['image'] === '')) c['image'] = UnsetImage;
-  }
-  const labels = isObject(template['metadata']) && isObject(template['metadata']['labels']) ? template['metadata']['labels'] : {};
-  return {
-    apiVersion: 'v1', kind: 'ReplicationController',
-    metadata: { generateName: `${name.replace(/-$/, '')}-`, namespace },
-    spec: { replicas: 0, selector: isObject(spec['selector']) && Object.keys(spec['selector']).length > 0 ? spec['selector'] : labels, template },
-  };
-}

@@ -379,6 +379,40 @@ describe('apps.openshift.io/v1 through the aggregated API server', () => {
     expect((await getDc()).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
   });
 
+  // OpenShift's API validated a DC's template as an RC's (ValidatePodTemplateSpecForRC); the CRD
+  // cannot, so such a DC was stored and every rollout failed creating its RC. Real exports held a
+  // volumeMount of no volume and an envFrom naming nothing.
+  it('a pod template Kubernetes refuses in an RC is refused on create, update, patch and server-side apply, naming the field as OpenShift\'s API did; nothing is stored', async () => {
+    const broken = (name: string) => {
+      const m = dcManifest({ name, replicas: 1 });
+      const container = m.spec.template?.spec?.containers[0];
+      if (container) container.volumeMounts = [{ name: 'data', mountPath: '/data' }];
+      return m;
+    };
+    const message = (res: RawResponse) => res.json<{ message: string }>().message;
+    let res = await raw('POST', `${G}/namespaces/${ns}/deploymentconfigs`, { contentType: 'application/json', body: JSON.stringify(broken('tpl-bad')) });
+    expect([res.status, message(res)]).toEqual([422, 'DeploymentConfig.apps.openshift.io "tpl-bad" is invalid: spec.template.spec.containers[0].volumeMounts[0].name: Not found: "data"']);
+    expect((await raw('GET', dcPath('tpl-bad'))).status).toBe(404);
+    // kubectl apply --server-side goes the same way.
+    expect(() => kubectl(['apply', '--server-side', '-n', ns, '-f', '-'], JSON.stringify(broken('tpl-ssa')))).toThrow(/volumeMounts\[0\]\.name: Not found: "data"/);
+    expect((await raw('GET', dcPath('tpl-ssa'))).status).toBe(404);
+
+    // A valid DC, then writes that break its template: refused; one that leaves it alone is not judged.
+    kubectl(['create', '-n', ns, '-f', '-'], JSON.stringify(dcManifest({ name: 'tpl-ok', replicas: 1 })));
+    const before = await getDc('tpl-ok');
+    res = await raw('PATCH', dcPath('tpl-ok'), { contentType: 'application/merge-patch+json', body: JSON.stringify({ spec: { template: { spec: { containers: [{ name: 'web', image: 'registry.local/web:1', envFrom: [{ prefix: 'X_' }] }] } } } }) });
+    expect([res.status, message(res)]).toEqual([422, expect.stringContaining('DeploymentConfig.apps.openshift.io "tpl-ok" is invalid: spec.template.spec.containers[0].envFrom: Invalid value: "": must specify one of: `configMapRef` or `secretRef`')]);
+    const update = { ...before, spec: { ...before.spec, template: broken('x').spec.template } };
+    res = await raw('PUT', dcPath('tpl-ok'), { contentType: 'application/json', body: JSON.stringify(update) });
+    expect([res.status, message(res)]).toEqual([422, expect.stringContaining('spec.template.spec.containers[0].volumeMounts[0].name: Not found: "data"')]);
+    expect((await getDc('tpl-ok')).metadata.resourceVersion).toBe(before.metadata.resourceVersion);
+    res = await raw('PATCH', dcPath('tpl-ok'), { contentType: 'application/merge-patch+json', body: '{"metadata":{"labels":{"tier":"web"}}}' });
+    expect(res.status).toBe(200);
+    // The tests below count the DCs of the namespace.
+    expect((await raw('DELETE', dcPath('tpl-ok'))).status).toBe(200);
+    await waitFor('tpl-ok to be gone', async () => (await raw('GET', dcPath('tpl-ok'))).status === 404);
+  });
+
   // `oc logs dc/x [--version=N] [-f] [--tail] [--timestamps] [--limit-bytes] [--since] [-p]`: oc GETs
   // the DC, then `deploymentConfigs/<name>/log` with the DeploymentLogOptions as query
   // parameters (oc pkg/cli/logs deployLogOptions, originpolymorphichelpers/deploymentconfigs

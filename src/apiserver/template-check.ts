@@ -1,0 +1,37 @@
+/**
+ * The pod template of a DC written through the front, judged as OpenShift's API judged it: as the
+ * template of a ReplicationController (ValidatePodTemplateSpecForRC), which the storage CRD cannot
+ * check. kube-apiserver does, on a dry-run create of such an RC (src/apps/template-probe.ts), made
+ * as the requesting user like every storage call: a refusal is the DC's Invalid, with the RC's
+ * causes, whose field paths (`spec.template...`) are the DC's. Anything else (the user may not
+ * create RCs, an outage) leaves the DC to the storage, as before this check.
+ */
+import { Kind } from '../apis/constants.js';
+import type { DeploymentConfig } from '../apis/deploymentconfig.js';
+import { replicationControllerProbe } from '../apps/template-probe.js';
+import { canonicalJson } from '../util/canonical-json.js';
+import { invalid, type StatusCause } from './status.js';
+import { readBody, type UserStorage } from './storage.js';
+
+/** Throws the DC's Invalid when kube-apiserver refuses its template in an RC. */
+export async function checkPodTemplate(storage: UserStorage, dc: DeploymentConfig, namespace: string): Promise<void> {
+  const probe = replicationControllerProbe(dc as unknown as Record<string, unknown>, namespace);
+  if (!probe) return;
+  // raw, not json: the probe's warnings (PodSecurity's, on a workload) are not the DC's to relay.
+  const res = await storage.raw('POST', `/api/v1/namespaces/${encodeURIComponent(namespace)}/replicationcontrollers`, { body: probe, query: { dryRun: 'All' } });
+  const buf = await readBody(res);
+  if (res.statusCode !== 422) return;
+  let status: { message?: string; details?: { causes?: StatusCause[] } } = {};
+  try {
+    status = JSON.parse(buf.toString('utf8')) as typeof status;
+  } catch {
+    return;
+  }
+  const causes = status.details?.causes?.filter((c) => c.field?.startsWith('spec.template')) ?? [];
+  if (causes.length === 0) return;
+  throw invalid(Kind, dc.metadata.name ?? dc.metadata.generateName ?? '', causes);
+}
+
+/** Whether a write changes the template (an update that leaves it is not judged again). */
+export const templateChanged = (next: DeploymentConfig, stored: DeploymentConfig): boolean =>
+  canonicalJson(next.spec?.template ?? null) !== canonicalJson(stored.spec?.template ?? null);
