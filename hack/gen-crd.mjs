@@ -602,9 +602,9 @@ function emit(v, indent = '') {
 // ------------------------------------------------------------------ import skeletons
 // A skeleton keeps only what pruning needs: `p` known properties, `i` list items, `a` map values,
 // `x` any field goes (preserve-unknown-fields, embedded resources; what they declare keeps its
-// type in `p`); a scalar is 1 (integer), 2 (number), 3 (boolean), 4 (string) or 0 (any other:
+// type in `p`); a scalar is 1 (integer), 2 (number), 3 (boolean), 4 (string), 5 (base64) or 0 (any other:
 // int-or-string, Quantities), for the scalar types import checks (src/import/prune.ts).
-const scalarCode = (n) => (n.type === 'integer' ? 1 : n.type === 'number' ? 2 : n.type === 'boolean' ? 3
+const scalarCode = (n) => (n.type === 'integer' ? 1 : n.type === 'number' ? 2 : n.type === 'boolean' ? 3 : n.type === 'string' && n.format === 'byte' ? 5
   : n.type === 'string' && n.format !== 'int-or-string' && !n['x-kubernetes-int-or-string'] ? 4 : 0);
 function skeleton(n) {
   if (n['x-kubernetes-preserve-unknown-fields'] || n['x-kubernetes-embedded-resource']) {

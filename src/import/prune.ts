@@ -15,7 +15,8 @@ import { ImportInputError, isObject, type ImportEntry, type InputProblem } from 
  * `p`: known properties (an object with `p` and no `a` accepts no other field); `i`: list items;
  * `a`: values of a map; `x`: any field is accepted below (preserve-unknown-fields), though the
  * properties in `p` keep their types. A scalar is 1 (an integer), 2 (a number), 3 (a boolean),
- * 4 (a string) or 0 (anything else: int-or-string, Quantities, untyped).
+ * 4 (a string), 5 (a string of base64: a Secret's data) or 0 (anything else: int-or-string,
+ * Quantities, untyped).
  */
 export type SchemaNode = Scalar | {
   readonly p?: Readonly<Record<string, SchemaNode>>;
@@ -25,7 +26,7 @@ export type SchemaNode = Scalar | {
 };
 
 /** The scalar codes of a skeleton. */
-export type Scalar = 0 | 1 | 2 | 3 | 4;
+export type Scalar = 0 | 1 | 2 | 3 | 4 | 5;
 export const isScalar = (n: SchemaNode): n is Scalar => typeof n === 'number';
 
 /** Where schemas of kinds other than this project's CRDs come from. */
@@ -54,7 +55,8 @@ export function schemaOfKey(schema: Exclude<SchemaNode, Scalar>, key: string): {
  * or a Quantity has no `type` in OpenAPI v3 (one of two), so only a plain string is 4.
  */
 export const scalarOf = (type: string | undefined, format?: string): Scalar =>
-  (type === 'integer' ? 1 : type === 'number' ? 2 : type === 'boolean' ? 3 : type === 'string' && format !== 'int-or-string' ? 4 : 0);
+  (type === 'integer' ? 1 : type === 'number' ? 2 : type === 'boolean' ? 3 : type === 'string' && format === 'byte' ? 5
+    : type === 'string' && format !== 'int-or-string' ? 4 : 0);
 
 /**
  * The path of key `k` below `path`: a map entry of an object without declared fields is named as
@@ -132,7 +134,10 @@ function quotedAs(s: string, node: SchemaNode): number | undefined {
   return undefined;
 }
 
-const scalarNames: Record<number, string> = { 1: 'an integer', 2: 'a number', 3: 'a boolean', 4: 'a string' };
+const scalarNames: Record<number, string> = { 1: 'an integer', 2: 'a number', 3: 'a boolean', 4: 'a string', 5: 'a base64 string' };
+
+/** What Go's base64.StdEncoding decodes ([]byte in JSON), which skips line breaks. */
+const isBase64 = (s: string): boolean => { const t = s.replace(/[\r\n]/g, ''); return t.length % 4 === 0 && /^[A-Za-z0-9+/]*={0,2}$/.test(t); };
 
 /** What a JSON value is, as the problems of scalarTypeProblems name it. */
 const kindOfValue = (v: unknown): string =>
@@ -156,27 +161,31 @@ function scalarHint(value: unknown, schema: Scalar): string {
  * it first. Nulls are not judged here (stripNulls), nor anything below an open (`x`) subtree's
  * unknown fields.
  */
-export function scalarTypeProblems(value: unknown, schema: SchemaNode, path = ''): string[] {
+export function scalarTypeProblems(value: unknown, schema: SchemaNode, path = '', redact = false): string[] {
   if (value === null || value === undefined) return [];
   if (isScalar(schema)) {
     if (schema === 0) return [];
-    const fits = schema === 4 ? typeof value === 'string' : schema === 3 ? typeof value === 'boolean' : typeof value === 'number';
+    const fits = schema === 4 || schema === 5 ? typeof value === 'string' : schema === 3 ? typeof value === 'boolean' : typeof value === 'number';
+    if (fits && schema === 5 && !isBase64(value as string)) {
+      // The value is not printed: it is a secret written in clear text.
+      return [`${path} is not base64 (OpenShift refused it too): base64-encode it, or move it to stringData`];
+    }
     if (fits) return [];
-    const what = typeof value === 'object' ? ` is ${kindOfValue(value)}` : `: ${JSON.stringify(value)} is ${kindOfValue(value)}`;
-    return [`${path}${what} where ${scalarNames[schema]} goes (OpenShift refused it too)${scalarHint(value, schema)}`];
+    const what = typeof value === 'object' || redact ? ` is ${kindOfValue(value)}` : `: ${JSON.stringify(value)} is ${kindOfValue(value)}`;
+    return [`${path}${what} where ${scalarNames[schema]} goes (OpenShift refused it too)${redact ? '' : scalarHint(value, schema)}`];
   }
   if (Array.isArray(value)) {
     if (schema.i === undefined) return schema.x || (!schema.p && schema.a === undefined) ? [] : [`${path} is a list where a map goes (OpenShift refused it too)`];
-    return value.flatMap((v, i) => scalarTypeProblems(v, schema.i as SchemaNode, `${path}[${i}]`));
+    return value.flatMap((v, i) => scalarTypeProblems(v, schema.i as SchemaNode, `${path}[${i}]`, redact));
   }
   if (!isObject(value)) {
     if (schema.x || (schema.i === undefined && !schema.p && schema.a === undefined)) return [];
-    return [`${path}: ${JSON.stringify(value)} is ${kindOfValue(value)} where ${schema.i !== undefined ? 'a list' : 'a map'} goes (OpenShift refused it too)`];
+    return [`${path}${redact ? '' : `: ${JSON.stringify(value)}`} is ${kindOfValue(value)} where ${schema.i !== undefined ? 'a list' : 'a map'} goes (OpenShift refused it too)`];
   }
   if (schema.i !== undefined && !schema.p && schema.a === undefined) return [`${path} is a map where a list goes (OpenShift refused it too)`];
   return Object.entries(value).flatMap(([k, v]) => {
     const known = schemaOfKey(schema, k);
-    return known === undefined ? [] : scalarTypeProblems(v, known.node, keyPath(path, k, schema, known.entry));
+    return known === undefined ? [] : scalarTypeProblems(v, known.node, keyPath(path, k, schema, known.entry), redact);
   });
 }
 
@@ -219,7 +228,8 @@ export async function pruneEntries(entries: readonly ImportEntry[], source: Sche
       entry.changes.push(`${q.path}: ${JSON.stringify(q.from)} → ${q.to} (a number written as a string, as a Template's "\${NAME}" writes one: `
         + 'OpenShift up to 3.7 read it as the number; later versions and Kubernetes refuse it. In a Template, ${{NAME}} substitutes a number)');
     }
-    for (const p of scalarTypeProblems(entry.object, schema)) problems.push({ origin: entry.origin, message: `${entry.ref}: ${p}` });
+    // A Secret's values are not printed: they may be credentials written in clear text.
+    for (const p of scalarTypeProblems(entry.object, schema, '', entry.kind === 'Secret')) problems.push({ origin: entry.origin, message: `${entry.ref}: ${p}` });
     if (entry.changes.length > 0) entry.outcome = 'changed';
   }
   if (problems.length > 0) throw new ImportInputError(problems);

@@ -160,6 +160,21 @@ describe('scalarTypeProblems', () => {
     ]);
   });
 
+  // ditaba/openshift-config-yaml: a Secret's `data` written in clear text (`database-user:
+  // postgres_user`). Go decodes such a value as base64 and refused it; a server-side apply answers
+  // it with a 500 ("failed to convert new object ... illegal base64 data at input byte 8").
+  it('names a value of a base64 field (a Secret\'s data) that is not base64, without printing it, and takes padded and line-wrapped base64', () => {
+    const secretSchema: SchemaNode = { p: { data: { a: 5 }, stringData: { a: 4 } } };
+    const secret = { data: { user: 'postgres_user', ok: 'cG9zdGdyZXM=', wrapped: 'cG9z\ndGdy\nZXM=', empty: '', short: 'db' }, stringData: { plain: 'postgres_user' } };
+    expect(scalarTypeProblems(secret, secretSchema)).toEqual([
+      'data["user"] is not base64 (OpenShift refused it too): base64-encode it, or move it to stringData',
+      'data["short"] is not base64 (OpenShift refused it too): base64-encode it, or move it to stringData',
+    ]);
+    expect(scalarTypeProblems({ data: { n: 5 } }, secretSchema)).toEqual(['data["n"]: 5 is a number where a base64 string goes (OpenShift refused it too)']);
+    // In a Secret no value is printed (pruneEntries redacts by kind).
+    expect(scalarTypeProblems({ stringData: { password: 123456 } }, secretSchema, '', true)).toEqual(['stringData["password"] is a number where a string goes (OpenShift refused it too)']);
+  });
+
   it('judges the typed fields of an open subtree (an ImageStream tag\'s importPolicy) and leaves its unknown fields alone', () => {
     const isSchema = bundledSchema('image.openshift.io/v1', 'ImageStream') as SchemaNode;
     const stream = { spec: { tags: [{ name: 'latest', importPolicy: { scheduled: 1, insecure: 'false', futureField: 7 } }] } };

@@ -25,6 +25,7 @@ const doc = {
       'io.k8s.apimachinery.pkg.util.intstr.IntOrStringV2': { type: 'string', format: 'int-or-string' },
       'io.k8s.apimachinery.pkg.api.resource.Quantity': { oneOf: [{ type: 'string' }, { type: 'number' }] },
       'io.k8s.api.core.v1.ResourceRequirements': { properties: { limits: { type: 'object', additionalProperties: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.api.resource.Quantity' } } } },
+      'io.k8s.api.core.v1.Secret': { 'x-kubernetes-group-version-kind': [{ group: '', version: 'v1', kind: 'Secret' }], properties: { data: { type: 'object', additionalProperties: { type: 'string', format: 'byte' } }, stringData: { type: 'object', additionalProperties: { type: 'string' } } } },
       'io.k8s.example.Open': { properties: { policy: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true, properties: { scheduled: { type: 'boolean' } } }, port: { $ref: '#/components/schemas/io.k8s.apimachinery.pkg.util.intstr.IntOrStringV2' } } },
       'io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta': { properties: { name: { type: 'string' }, labels: { type: 'object', additionalProperties: { type: 'string' } } } },
       'io.k8s.apiextensions.Props': { properties: { properties: { type: 'object', additionalProperties: { $ref: '#/components/schemas/io.k8s.apiextensions.Props' } }, raw: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } } },
@@ -52,6 +53,8 @@ describe('OpenAPI v3 skeletons', () => {
   it('leaves Quantities and int-or-string of either OpenAPI form 0, and keeps the typed properties of an open object', () => {
     expect(skeletonOf(doc, 'io.k8s.api.core.v1.ResourceRequirements')).toEqual({ p: { limits: { a: 0 } } });
     expect(skeletonOf(doc, 'io.k8s.example.Open')).toEqual({ p: { policy: { x: 1, p: { scheduled: 3 } }, port: 0 } });
+    // A base64 field (format byte) is 5, not a plain string.
+    expect(skeletonOf(doc, 'io.k8s.api.core.v1.Secret')).toEqual({ p: { data: { a: 5 }, stringData: { a: 4 } } });
   });
 
   it('ends recursive schemas and keeps preserve-unknown subtrees open', () => {
