@@ -27,6 +27,8 @@ export interface ImportOptions extends GlobalOptions {
   readonly files: readonly string[];
   readonly params: readonly string[];
   readonly paramFile?: string;
+  /** `--template`: the Templates of the input to process (all when empty). */
+  readonly templates?: readonly string[];
   readonly output?: OutputFormat;
   readonly apply: boolean;
   readonly dryRun: ImportDryRun;
@@ -86,7 +88,7 @@ export async function runImport(opts: ImportOptions, deps: ImportDeps): Promise<
       if (err instanceof ParamError) throw new CliError(err.message);
       throw err;
     }
-    result = importObjects(await deps.readInputs(opts.files), { params, random: deps.random });
+    result = importObjects(await deps.readInputs(opts.files), { params, random: deps.random, templates: new Set(opts.templates ?? []) });
     // Unknown fields are removed before printing or applying: with the bundled CRD schemas, and
     // for other kinds with the cluster's OpenAPI (not with --dry-run=client, which stays offline).
     const schemas = opts.dryRun === 'client' ? undefined : await deps.makeSchemaSource(opts);
@@ -130,7 +132,7 @@ export async function runImport(opts: ImportOptions, deps: ImportDeps): Promise<
   return 0;
 }
 
-interface ImportArgs { namespace?: string; context?: string; kubeconfig?: string; filename: string | string[]; param?: string | string[]; paramFile?: string; output?: OutputFormat; apply: boolean; dryRun?: string }
+interface ImportArgs { namespace?: string; context?: string; kubeconfig?: string; filename: string | string[]; param?: string | string[]; paramFile?: string; template?: string | string[]; output?: OutputFormat; apply: boolean; dryRun?: string }
 
 const listOf = (v: string | string[] | undefined): string[] => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
 
@@ -140,7 +142,8 @@ export type CommandRunner = <A extends { namespace?: string; context?: string; k
 
 const epilogue = `Input: YAML (several documents), JSON (one object or several concatenated), List objects, top-level
 sequences of objects, and OpenShift Templates (processed like 'oc process': --param, --param-file, defaults,
-required, generate: expression).
+required, generate: expression). Every Template of the input is processed; --template NAME picks some (a
+catalogue of alternative Templates that make the same objects).
 
 Fields OpenShift silently ignored are removed and legacy ones renamed (portalIP -> clusterIP, an autoscaler's
 group-less DeploymentConfig target -> apps.openshift.io/v1, ...), each named
@@ -182,12 +185,13 @@ export function importCommand(streams: OutputStreams, run: CommandRunner, deps: 
       .option('filename', { alias: 'f', type: 'string', demandOption: 'an input is required: -f FILE, -f DIR or -f -', describe: 'File, directory or - (stdin) to import; repeatable' })
       .option('param', { alias: 'p', type: 'string', describe: 'Template parameter NAME=value; repeatable; overrides --param-file' })
       .option('param-file', { type: 'string', describe: 'File of NAME=value lines for template parameters' })
+      .option('template', { type: 'string', describe: 'Process only the Template of this name (repeatable); the input\'s other Templates are skipped' })
       .option('output', { alias: 'o', type: 'string', choices: ['yaml', 'json'] as const, describe: 'Print the objects as yaml (default) or json' })
       .option('apply', { type: 'boolean', default: false, describe: 'Apply the objects (server-side apply) to the cluster' })
       .option('dry-run', { type: 'string', describe: 'none|client|server: server validates on the server without persisting' })
       .epilogue(epilogue) as unknown as Argv<ImportArgs>,
     handler: run<ImportArgs>((a) => runImport({
-      files: listOf(a.filename), params: listOf(a.param), paramFile: a.paramFile, output: a.output, apply: a.apply,
+      files: listOf(a.filename), params: listOf(a.param), paramFile: a.paramFile, templates: listOf(a.template), output: a.output, apply: a.apply,
       dryRun: parseImportDryRun(a.dryRun), namespace: a.namespace, context: a.context, kubeconfig: a.kubeconfig,
     }, deps)),
   };

@@ -30,9 +30,18 @@ export interface ImportOptions {
   /** `--param-file` values overridden by `--param` values. */
   readonly params: ReadonlyMap<string, string>;
   readonly random: RandomInt;
+  /** `--template`: the names of the Templates to process; empty or absent: every Template. */
+  readonly templates?: ReadonlySet<string>;
 }
 
-interface Candidate extends FoundObject { readonly keepNamespace: boolean; readonly changes?: readonly string[]; readonly template?: string }
+interface Candidate extends FoundObject {
+  readonly keepNamespace: boolean;
+  readonly changes?: readonly string[];
+  /** The Template that made it. */
+  readonly template?: string;
+  /** A Template `--template` did not name: reported, not processed. */
+  readonly unselected?: boolean;
+}
 type ValidClass = Exclude<KindClass, { type: 'invalid' }>;
 
 /** Runs the pipeline; throws ImportInputError when any input is unusable. */
@@ -47,7 +56,19 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
     duplicates.push(...d.duplicateKeys.map((k) => ({ ...k, source: input.source })));
   }
 
-  const templates = found.filter((f) => isTemplate(f.object));
+  const allTemplates = found.filter((f) => isTemplate(f.object));
+  const templateName = (f: FoundObject): string => {
+    const meta = f.object.metadata;
+    return isObject(meta) && typeof meta['name'] === 'string' ? meta['name'] : '';
+  };
+  const chosen = options.templates && options.templates.size > 0 ? options.templates : undefined;
+  for (const name of chosen ?? []) {
+    if (!allTemplates.some((t) => templateName(t) === name)) {
+      problems.push({ origin: { source: '--template' }, message: `--template ${name}: the input has no Template of that name (it has ${allTemplates.map(templateName).join(', ') || 'none'})` });
+    }
+  }
+  const selected = (f: FoundObject): boolean => !chosen || chosen.has(templateName(f));
+  const templates = allTemplates.filter(selected);
   const declared = new Set(templates.flatMap((t) => parameterNames(t.object)));
   for (const name of options.params.keys()) {
     if (templates.length === 0) {
@@ -60,8 +81,8 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
   const templateMessages: ImportResult['templateMessages'] = [];
   const templateNotes: string[] = [];
   for (const f of found) {
-    if (!isTemplate(f.object)) {
-      candidates.push({ ...f, keepNamespace: false });
+    if (!isTemplate(f.object) || !selected(f)) {
+      candidates.push({ ...f, keepNamespace: false, ...(isTemplate(f.object) ? { unselected: true } : {}) });
       continue;
     }
     const t = processTemplate(f.object, f.origin, options.params, options.random);
@@ -118,7 +139,7 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
       // A file of alternative Templates (`oc get templates -o yaml`: mysql-ephemeral next to
       // mysql-persistent) makes the same objects twice; oc process took only the first Template.
       const alternatives = first.template !== undefined && c.template !== undefined && first.template !== c.template
-        ? `: Templates "${first.template}" and "${c.template}" both make it; import one Template at a time (oc process processes only the first Template of a file)` : '';
+        ? `: Templates "${first.template}" and "${c.template}" both make it; choose one with --template NAME (oc process processes only the first Template of a file)` : '';
       problems.push({ ...where, message: `${o.kind} "${name}" is defined twice (first at ${formatOrigin(first.origin)})${alternatives}` });
       continue;
     }
@@ -181,7 +202,7 @@ function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, gene
     apiVersion: cls.apiVersion, kind, name, ...(generateName !== undefined ? { generateName } : {}), origin: c.origin,
     outcome: 'imported', changes: [], notes: [],
   };
-  const skip = skipReason(original, cls, kind, name, scan);
+  const skip = c.unselected ? { reason: 'not processed: --template names other Templates of the input' } : skipReason(original, cls, kind, name, scan);
   if (skip) {
     entry.outcome = 'skipped';
     entry.reason = skip.reason;

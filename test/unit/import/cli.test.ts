@@ -101,6 +101,19 @@ describe('dcctl import (command)', () => {
     expect(h.err()).toContain('changed: metadata.labels: shared: true is not a string: as oc process did, the Template\'s labels replaced all the object\'s own labels, so it is created without app, shared');
   });
 
+  it('--template picks the Templates of a catalogue to process; the others are reported skipped', async () => {
+    let out = '';
+    let err = '';
+    const io = { out: { write: (t: string) => { out += t; } }, err: { write: (t: string) => { err += t; } } };
+    expect(await main(['import', '-f', fx('template-catalogue.yaml'), '--template', 'web-persistent', '-p', 'SIZE=5Gi'], 'dcctl', io)).toBe(0);
+    expect(yaml.load(out)).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings' }, data: { storage: 'persistent', size: '5Gi' } });
+    expect(err).toContain('template.template.openshift.io/web-ephemeral: skipped: not processed: --template names other Templates of the input');
+    // Without it, both Templates make "settings": refused, naming them and the flag.
+    const h = harness();
+    expect(await runImport(opts({ files: [fx('template-catalogue.yaml')] }), h.deps)).toBe(1);
+    expect(h.err()).toContain('Templates "web-ephemeral" and "web-persistent" both make it; choose one with --template NAME');
+  });
+
   it('reads stdin with -f -', async () => {
     const h = harness();
     expect(await runImport(opts({ files: ['-'] }), h.deps)).toBe(0);

@@ -342,8 +342,36 @@ describe('bad input stops the import and names the problem', () => {
     const tpl = (name: string) => ({ apiVersion: 'template.openshift.io/v1', kind: 'Template', metadata: { name }, objects: [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 'mysql' }, spec: { ports: [{ port: 3306 }] } }] });
     const text = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [tpl('mysql-ephemeral'), tpl('mysql-persistent')] });
     expect(problemsOf(() => importObjects([{ source: 't.json', text }], { params: new Map(), random: () => 0 }))).toEqual([
-      'Service "mysql" is defined twice (first at t.json (document 1, items[0].objects[0])): Templates "mysql-ephemeral" and "mysql-persistent" both make it; import one Template at a time (oc process processes only the first Template of a file)',
+      'Service "mysql" is defined twice (first at t.json (document 1, items[0].objects[0])): Templates "mysql-ephemeral" and "mysql-persistent" both make it; choose one with --template NAME (oc process processes only the first Template of a file)',
     ]);
+  });
+
+  // radanalyticsio/oshinko-s2i's resources.yaml: a List of Templates to install (oc create),
+  // among them alternatives that make the same objects; oc new-app --template picks one.
+  describe('--template: which Templates of the input are processed', () => {
+    const tpl = (name: string, param = 'NAME') => ({ apiVersion: 'template.openshift.io/v1', kind: 'Template', metadata: { name },
+      parameters: [{ name: param, value: name }], objects: [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } }] });
+    const list = JSON.stringify({ apiVersion: 'v1', kind: 'List', items: [tpl('web-secure', 'SECURE'), tpl('web'), { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'oshinko' } }] });
+    const run2 = (templates: string[], params: Record<string, string> = {}) =>
+      importObjects([{ source: 'l.json', text: list }], { params: new Map(Object.entries(params)), random: () => 0, templates: new Set(templates) });
+
+    it('processes only the named Templates; the others are reported skipped, and other objects import as always', () => {
+      const r = run2(['web'], { NAME: 'x' });
+      expect(r.entries.map((e) => [e.ref, e.outcome, e.reason])).toEqual([
+        ['template.template.openshift.io/web-secure', 'skipped', 'not processed: --template names other Templates of the input'],
+        ['service/web', 'imported', undefined],
+        ['serviceaccount/oshinko', 'imported', undefined],
+      ]);
+    });
+
+    it('refuses a name no Template of the input has, and a --param only an unselected Template declares', () => {
+      expect(problemsOf(() => run2(['nope']))).toEqual(['--template nope: the input has no Template of that name (it has web-secure, web)']);
+      expect(problemsOf(() => run2(['web'], { SECURE: 'y' }))).toEqual(['unknown parameter name "SECURE": the templates declare NAME']);
+    });
+
+    it('without it, the duplicate error says which Templates make the object and offers --template', () => {
+      expect(problemsOf(() => run2([]))[0]).toContain('Templates "web-secure" and "web" both make it; choose one with --template NAME (oc process processes only the first Template of a file)');
+    });
   });
 
   it('a required parameter without value', () => {
