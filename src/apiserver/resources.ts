@@ -168,11 +168,19 @@ async function getStored(ctx: HandlerContext): Promise<DeploymentConfig> {
   return publicDc(body, ctx.storage.storageGroup);
 }
 
-async function putStored(ctx: HandlerContext, dc: DeploymentConfig, subresource?: 'status'): Promise<{ status: number; body: DeploymentConfig }> {
+async function putStored(ctx: HandlerContext, dc: DeploymentConfig, subresource?: 'status', dryRun = false): Promise<{ status: number; body: DeploymentConfig }> {
+  const query = pick(ctx.info.query, WriteParams);
   return ctx.storage.json<DeploymentConfig>('PUT', ctx.storage.dcPath(ctx.info.namespace, ctx.info.name, subresource), {
     body: toStorageApiVersion(dc, ctx.storage.storageGroup),
-    query: pick(ctx.info.query, WriteParams),
+    query: dryRun ? dryRunOf(query) : query,
   });
+}
+
+/** `query` with dryRun=All (a dry run the front makes for its own checks). */
+function dryRunOf(query: URLSearchParams): URLSearchParams {
+  const q = new URLSearchParams(query);
+  q.set('dryRun', 'All');
+  return q;
 }
 
 // ------------------------------------------------------------------------------------- reads
@@ -266,11 +274,11 @@ export async function handleCreate(ctx: HandlerContext): Promise<void> {
   const dc = asDc(parseBody(ctx, await ctx.body()), undefined);
   checkCoordinates(dc, ctx);
   const prepared = prepareForCreate(dc);
-  await checkPodTemplate(ctx.storage, prepared, ctx.info.namespace ?? '');
-  const { status, body } = await ctx.storage.json<DeploymentConfig>('POST', ctx.storage.dcPath(ctx.info.namespace), {
-    body: toStorageApiVersion(prepared, ctx.storage.storageGroup),
-    query: pick(ctx.info.query, WriteParams),
+  const create = (query: URLSearchParams) => ctx.storage.json<DeploymentConfig>('POST', ctx.storage.dcPath(ctx.info.namespace), {
+    body: toStorageApiVersion(prepared, ctx.storage.storageGroup), query,
   });
+  await checkPodTemplate(ctx.storage, prepared, ctx.info.namespace ?? '', () => create(dryRunOf(pick(ctx.info.query, WriteParams))));
+  const { status, body } = await create(pick(ctx.info.query, WriteParams));
   writeDc(ctx, status, body);
 }
 
@@ -289,7 +297,7 @@ export async function handleUpdate(ctx: HandlerContext): Promise<void> {
     return;
   }
   const next = prepareForUpdate(dc, stored);
-  if (templateChanged(next, stored)) await checkPodTemplate(ctx.storage, next, ctx.info.namespace ?? '');
+  if (templateChanged(next, stored)) await checkPodTemplate(ctx.storage, next, ctx.info.namespace ?? '', () => putStored(ctx, next, undefined, true));
   const { status, body } = await putStored(ctx, next);
   writeDc(ctx, status, body);
 }
@@ -323,7 +331,12 @@ export async function handlePatch(ctx: HandlerContext): Promise<void> {
     const next = ctx.info.subresource === 'status'
       ? { ...stored, status: patched.status ?? {}, metadata: { ...stored.metadata, resourceVersion: patched.metadata.resourceVersion } }
       : prepareForUpdate(patched, stored);
-    if (ctx.info.subresource !== 'status' && templateChanged(next, stored)) await checkPodTemplate(ctx.storage, next, ctx.info.namespace ?? '');
+    if (ctx.info.subresource !== 'status' && templateChanged(next, stored)) {
+      await checkPodTemplate(ctx.storage, next, ctx.info.namespace ?? '', () => putStored(ctx, next, undefined, true).catch((err: unknown) => {
+        // As the write itself answers it: a result the storage cannot decode is Invalid on `patch`.
+        throw err instanceof ApiStatusError && err.code === 400 ? invalidPatchResult(ctx.info.name ?? '', err.message) : err;
+      }));
+    }
     try {
       const { status, body } = await putStored(ctx, next, ctx.info.subresource === 'status' ? 'status' : undefined);
       writeDc(ctx, status, body);

@@ -21,6 +21,8 @@ export interface CallOptions {
   /** Raw body and its content type (patches are forwarded byte for byte). */
   readonly rawBody?: { contentType: string; data: string | Buffer };
   readonly signal?: AbortSignal;
+  /** The answer's `Warning` headers are not relayed (a call made for the front's own checks). */
+  readonly quiet?: boolean;
 }
 
 export function impersonationHeaders(user: UserInfo | undefined): Record<string, string | string[]> {
@@ -88,7 +90,7 @@ export class UserStorage {
       headers['content-type'] = 'application/json';
     }
     const res = await this.transport.request({ method, path: `${path}${queryString(opts.query)}`, headers, ...(body !== undefined ? { body } : {}), ...(opts.signal ? { signal: opts.signal } : {}) });
-    if (this.onWarning && res.rawHeaders) {
+    if (this.onWarning && !opts.quiet && res.rawHeaders) {
       // Each header on its own: `headers.warning` joins them with ", ", which their texts contain.
       for (let i = 0; i + 1 < res.rawHeaders.length; i += 2) {
         if (res.rawHeaders[i]!.toLowerCase() === 'warning') this.onWarning(rewordStorageGroup(res.rawHeaders[i + 1]!, this.storageGroup));

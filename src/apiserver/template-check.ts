@@ -13,12 +13,19 @@ import { canonicalJson } from '../util/canonical-json.js';
 import { invalid, type StatusCause } from './status.js';
 import { readBody, type UserStorage } from './storage.js';
 
-/** Throws the DC's Invalid when kube-apiserver refuses its template in an RC. */
-export async function checkPodTemplate(storage: UserStorage, dc: DeploymentConfig, namespace: string): Promise<void> {
+/**
+ * Throws the DC's Invalid when kube-apiserver refuses its template in an RC. `storageFirst`, when
+ * given, dry-runs the write itself and is called only then: what the storage refuses (a strict
+ * decoding error, a schema or CEL rule) is answered first, as kube-apiserver decodes and checks the
+ * object's own rules before anything else; only a write it takes gets the template's refusal.
+ */
+export async function checkPodTemplate(storage: UserStorage, dc: DeploymentConfig, namespace: string, storageFirst?: () => Promise<unknown>): Promise<void> {
   const probe = replicationControllerProbe(dc as unknown as Record<string, unknown>, namespace);
   if (!probe) return;
-  // raw, not json: the probe's warnings (PodSecurity's, on a workload) are not the DC's to relay.
-  const res = await storage.raw('POST', `/api/v1/namespaces/${encodeURIComponent(namespace)}/replicationcontrollers`, { body: probe, query: { dryRun: 'All' } });
+  // Quiet and Ignore: the probe's warnings (PodSecurity's on a workload, unknown fields the DC's
+  // own write reports under the client's directive) are not the DC's to relay.
+  const res = await storage.raw('POST', `/api/v1/namespaces/${encodeURIComponent(namespace)}/replicationcontrollers`,
+    { body: probe, query: { dryRun: 'All', fieldValidation: 'Ignore' }, quiet: true });
   const buf = await readBody(res);
   if (res.statusCode !== 422) return;
   let status: { message?: string; details?: { causes?: StatusCause[] } } = {};
@@ -29,6 +36,7 @@ export async function checkPodTemplate(storage: UserStorage, dc: DeploymentConfi
   }
   const causes = status.details?.causes?.filter((c) => c.field?.startsWith('spec.template')) ?? [];
   if (causes.length === 0) return;
+  await storageFirst?.();
   throw invalid(Kind, dc.metadata.name ?? dc.metadata.generateName ?? '', causes);
 }
 
