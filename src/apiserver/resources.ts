@@ -378,7 +378,7 @@ async function forwardApply(ctx: HandlerContext, raw: Buffer): Promise<void> {
   });
   // The template an apply makes is known once the storage merged it: a dry run first, judged as a
   // create's (an apply names only its manager's fields), then the apply itself.
-  const trial = query.has('dryRun') ? undefined : await apply(new URLSearchParams([...query, ['dryRun', 'All']]));
+  const trial = query.has('dryRun') ? undefined : await apply(dryRunOf(query));
   if (trial) await checkPodTemplate(ctx.storage, publicDc(trial.body, ctx.storage.storageGroup), ctx.info.namespace ?? '');
   const applied = await apply(query);
   if (!trial) await checkPodTemplate(ctx.storage, publicDc(applied.body, ctx.storage.storageGroup), ctx.info.namespace ?? '');

@@ -10,8 +10,8 @@ import { Kind } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import { replicationControllerProbe } from '../apps/template-probe.js';
 import { canonicalJson } from '../util/canonical-json.js';
-import { invalid, type StatusCause } from './status.js';
-import { readBody, type UserStorage } from './storage.js';
+import { ApiStatusError, invalid, type StatusCause } from './status.js';
+import type { UserStorage } from './storage.js';
 
 /**
  * Throws the DC's Invalid when kube-apiserver refuses its template in an RC. `storageFirst`, when
@@ -24,17 +24,15 @@ export async function checkPodTemplate(storage: UserStorage, dc: DeploymentConfi
   if (!probe) return;
   // Quiet and Ignore: the probe's warnings (PodSecurity's on a workload, unknown fields the DC's
   // own write reports under the client's directive) are not the DC's to relay.
-  const res = await storage.raw('POST', `/api/v1/namespaces/${encodeURIComponent(namespace)}/replicationcontrollers`,
-    { body: probe, query: { dryRun: 'All', fieldValidation: 'Ignore' }, quiet: true });
-  const buf = await readBody(res);
-  if (res.statusCode !== 422) return;
-  let status: { message?: string; details?: { causes?: StatusCause[] } } = {};
+  let causes: StatusCause[];
   try {
-    status = JSON.parse(buf.toString('utf8')) as typeof status;
-  } catch {
+    await storage.json('POST', `/api/v1/namespaces/${encodeURIComponent(namespace)}/replicationcontrollers`,
+      { body: probe, query: { dryRun: 'All', fieldValidation: 'Ignore' }, quiet: true });
     return;
+  } catch (err) {
+    if (!(err instanceof ApiStatusError) || err.code !== 422) return;
+    causes = err.body.details?.causes?.filter((c) => c.field?.startsWith('spec.template')) ?? [];
   }
-  const causes = status.details?.causes?.filter((c) => c.field?.startsWith('spec.template')) ?? [];
   if (causes.length === 0) return;
   await storageFirst?.();
   throw invalid(Kind, dc.metadata.name ?? dc.metadata.generateName ?? '', causes);

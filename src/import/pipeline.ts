@@ -18,7 +18,7 @@ import {
 import { normalizeImageStreamFields, renameDeploymentConfigFields, renameServiceFields, retargetAutoscaler } from './renames.js';
 import { bundledSchema } from './prune.js';
 import { renameStreamsForCrd } from './stream-names.js';
-import { isTemplate, parameterNames, parameterReferenceIn, processTemplate } from './template.js';
+import { isTemplate, parameterNames, parameterReferenceIn, processTemplate, templateNameOf } from './template.js';
 import {
   ImportInputError, formatOrigin, isObject, metadataMap, type ImportEntry, type ImportResult, type InputProblem, type KubeObject,
 } from './types.js';
@@ -57,10 +57,7 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
   }
 
   const allTemplates = found.filter((f) => isTemplate(f.object));
-  const templateName = (f: FoundObject): string => {
-    const meta = f.object.metadata;
-    return isObject(meta) && typeof meta['name'] === 'string' ? meta['name'] : '';
-  };
+  const templateName = (f: FoundObject): string => templateNameOf(f.object) ?? '';
   const chosen = options.templates && options.templates.size > 0 ? options.templates : undefined;
   for (const name of chosen ?? []) {
     if (!allTemplates.some((t) => templateName(t) === name)) {

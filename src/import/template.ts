@@ -25,6 +25,12 @@ export function parameterReferenceIn(s: string): string | null {
 }
 
 /** `kind: Template` in either the legacy (`v1`) or the group form. */
+/** A Template's `metadata.name`, if it has one. */
+export function templateNameOf(template: KubeObject): string | undefined {
+  const meta = template.metadata;
+  return isObject(meta) && typeof meta['name'] === 'string' ? meta['name'] : undefined;
+}
+
 export function isTemplate(obj: KubeObject): boolean {
   return obj.kind === 'Template' && (obj.apiVersion === 'v1' || obj.apiVersion === 'template.openshift.io/v1');
 }
@@ -70,8 +76,7 @@ export interface ProcessedTemplate {
  * some template). Problems are returned, not thrown, so every template's problems are reported.
  */
 export function processTemplate(template: KubeObject, origin: Origin, userValues: ReadonlyMap<string, string>, random: RandomInt): ProcessedTemplate {
-  const meta = isObject(template.metadata) ? template.metadata : {};
-  const name = typeof meta['name'] === 'string' ? meta['name'] : '<unnamed>';
+  const name = templateNameOf(template) ?? '<unnamed>';
   const problems: InputProblem[] = [];
   // Paths inside the Template, below its own (`items[1].objects[0]` in a List of Templates).
   const within = (path: string): Origin => ({ ...origin, path: origin.path ? `${origin.path}.${path}` : path });
