@@ -23,6 +23,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
 import { LoadSampler, ProcSampler, clientOf, controllerQueueMetrics, countByClientVerb, describeLoad, fileSize, fmt, metricsSince, parseMetrics, percentile, readAudit, rssBytes, sumMetric } from './lib.mjs';
 import { renderChart } from './chart.mjs';
+import { dcDone, dcManifest, deploymentDone, deploymentManifest, podTemplate, replicas } from './objects.mjs';
 import { Categories as ApiserverCategories, Other as ApiserverOther, summarizeProfiles } from './apiserver-profile.mjs';
 import { loadAll } from 'js-yaml';
 import * as processKubelet from '../hack/process-kubelet/lib.mjs';
@@ -88,7 +89,6 @@ const dcKinds = ['dc', 'dc-inline'];
 /** The DC kinds of one N's results, as [kind, result] pairs. */
 const dcSides = (v) => dcKinds.filter((k) => v[k]).map((k) => [k, v[k]]);
 const kindLabel = { dc: 'DC (deployer pod)', 'dc-inline': 'DC (pod-less)', deploy: 'Deployment' };
-const replicas = 3;
 const readyDelayMs = Number(args['ready-delay-ms'] ?? 1000);
 // 16 deployer processes at once: what this 2-core machine sustains next to its control plane
 // (measured at N=100, see the Setup text of the report); --max-pods to compare.
@@ -352,55 +352,7 @@ function startController(namespace, extra = []) {
   };
 }
 
-// ------------------------------------------------------------------ objects
-const rolling = { maxSurge: '25%', maxUnavailable: '25%' };
-const podTemplate = (name, rev) => ({
-  metadata: { labels: { app: name } },
-  spec: {
-    terminationGracePeriodSeconds: 0,
-    containers: [{ name: 'web', image: 'registry.local/web:1', env: [{ name: 'REV', value: String(rev) }] }],
-  },
-});
-
-function dcManifest(name) {
-  return {
-    apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig', metadata: { name },
-    spec: {
-      replicas, selector: { app: name }, triggers: [{ type: 'ConfigChange' }],
-      // OpenShift's defaults: 1 s interval/period, 600 s timeout; same surge/unavailable as the Deployments.
-      strategy: { type: 'Rolling', rollingParams: { ...rolling, intervalSeconds: 1, updatePeriodSeconds: 1, timeoutSeconds: 600 } },
-      template: podTemplate(name, 1),
-    },
-  };
-}
-
-function deploymentManifest(name) {
-  return {
-    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name },
-    spec: {
-      replicas, selector: { matchLabels: { app: name } },
-      strategy: { type: 'RollingUpdate', rollingUpdate: rolling },
-      template: podTemplate(name, 1),
-    },
-  };
-}
-
-/** Rolled out as `kubectl rollout status` would say it: for a DC, its `latestVersion` RC is Complete. */
-function dcDone(dc, version) {
-  const st = dc.status ?? {};
-  if ((st.latestVersion ?? 0) < version) return false;
-  const p = (st.conditions ?? []).find((c) => c.type === 'Progressing');
-  return p?.reason === 'NewReplicationControllerAvailable' && p.message?.includes(`"${dc.metadata.name}-${version}"`)
-    && st.updatedReplicas === replicas && st.availableReplicas === replicas && st.replicas === replicas;
-}
-
-function deploymentDone(d, generation) {
-  const st = d.status ?? {};
-  if ((st.observedGeneration ?? 0) < generation) return false;
-  const p = (st.conditions ?? []).find((c) => c.type === 'Progressing');
-  return p?.reason === 'NewReplicaSetAvailable' && st.updatedReplicas === replicas && st.availableReplicas === replicas
-    && st.replicas === replicas && !(st.unavailableReplicas > 0);
-}
+// ------------------------------------------------------------------ objects: bench/objects.mjs
 
 /** Watches a namespace's objects and resolves the time each first satisfies `done(obj)`. */
 async function watchDone(pathName, listFn) {
