@@ -11,6 +11,7 @@
 //   node bench/bench.mjs --sizes 100,1000 --force-1000 dc-inline,deploy  # N=1000 for these kinds even over budget
 //   node bench/bench.mjs --sizes 100 --repeat 3      # N=100 three times (pod-less and Deployments), for the spread
 //   node bench/bench.mjs --pod-floor=false   # without the bare deployer pods measured after each N's `dc` run
+//   node bench/bench.mjs --dc-floor=false    # without the DCs rolled out by the floor controller after each N's dc-inline and deploy runs
 //   node bench/bench.mjs --node current      # controller and deployer pods on this Node.js, not the image's major
 //
 // Needs the built CLI (npm run build) and the control-plane binaries (hack/local-cluster.sh install).
@@ -21,9 +22,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
-import { LoadSampler, ProcSampler, clientOf, controllerQueueMetrics, countByClientVerb, describeLoad, fileSize, fmt, metricsSince, parseMetrics, percentile, readAudit, rssBytes, sumMetric } from './lib.mjs';
+import { LoadSampler, ProcSampler, clientOf, localPlane, controllerQueueMetrics, countByClientVerb, describeLoad, fileSize, fmt, metricsSince, parseMetrics, percentile, readAudit, rssBytes, sumMetric } from './lib.mjs';
 import { renderChart } from './chart.mjs';
 import { dcDone, dcManifest, deploymentDone, deploymentManifest, podTemplate, replicas } from './objects.mjs';
+import { FloorController, planeClient } from './floor-controller.mjs';
 import { Categories as ApiserverCategories, Other as ApiserverOther, summarizeProfiles } from './apiserver-profile.mjs';
 import { loadAll } from 'js-yaml';
 import * as processKubelet from '../hack/process-kubelet/lib.mjs';
@@ -43,6 +45,7 @@ docs/benchmarks.md, docs/benchmarks.svg and bench/last-results.json (method: doc
   --warmup K                objects each run rolls out (create and update) and deletes before it measures (default 30)
   --idle N                  DCs of the idle-resync phase (default 1000; 0 skips it and keeps the last run's figures)
   --pod-floor=false         skip the bare deployer pods measured after each N's dc run
+  --dc-floor=false          skip the DCs rolled out by the floor controller after each N's dc-inline and deploy runs
   --max-pods K              deployer processes at once (default 16)
   --ready-delay-ms MS       kwok's delay before a pod is Ready (default 1000)
   --controller-args "..."   extra flags for every controller the bench starts
@@ -84,7 +87,7 @@ if (!Number.isInteger(warmupN) || warmupN < 0) {
 // Result kinds: `dc` (deployer pods), `dc-inline` (pod-less rollouts, --default-deployer=inline),
 // `deploy` (Deployments). --kinds dc: only that side (e.g. a before/after comparison of our code).
 const kinds = (args.kinds ?? 'dc,dc-inline,deploy').split(',');
-const isDc = (kind) => kind === 'dc' || kind === 'dc-inline';
+const isDc = (kind) => kind === 'dc' || kind === 'dc-inline' || kind === 'dc-floor';
 const dcKinds = ['dc', 'dc-inline'];
 /** The DC kinds of one N's results, as [kind, result] pairs. */
 const dcSides = (v) => dcKinds.filter((k) => v[k]).map((k) => [k, v[k]]);
@@ -936,6 +939,105 @@ async function runPodFloor(n) {
 }
 
 /**
+ * --dc-floor (default on): after the kinds of an N, N DCs rolled out by the floor controller
+ * (bench/floor-controller.mjs, in this process), with the same warm-up and phases as the other
+ * kinds: the writes the RC contract cannot do without, one DC status write per rollout, no events,
+ * and no CPU of its own counted (it is the bench driver's). What the plane spends on them is the
+ * part of a pod-less rollout that no DC controller avoids (dcFloorOf).
+ */
+async function runDcFloor(n) {
+  const ns = await createNamespace(`bench-dcfloor-${n}`);
+  log(`DC floor N=${n}: namespace ${ns}`);
+  const { server, tls } = await localPlane(repo);
+  const client = planeClient(server, tls, 'dc-floor');
+  const floor = new FloorController(client, ns);
+  await floor.ready();
+  const watcher = await watchDone(`/apis/apps.openshift.io/v1/namespaces/${ns}/deploymentconfigs`, () => custom.listNamespacedCustomObject({ ...DC, namespace: ns }));
+  const phases = {};
+  try {
+    if (warmupN > 0) await warmUp('dc-floor', ns, watcher, undefined);
+    const names = Array.from({ length: n }, (_, i) => `dc-${String(i).padStart(4, '0')}`);
+    for (const [phase, version] of [['create', 1], ['update', 2]]) {
+      watcher.phase(rolledOut('dc-floor', names, version));
+      const load = new LoadSampler(benchPids(undefined), cores);
+      const t0 = Date.now();
+      await pool(names, 20, (name) => writeObject('dc-floor', ns, name, phase));
+      const ok = await watcher.waitAll(names, 120_000 + n * 4_000);
+      phases[phase] = { totalMs: Math.max(t0, ...watcher.doneAt.values()) - t0, done: watcher.doneAt.size, ok, load: load.stop() };
+      log(`DC floor N=${n} ${phase}: ${watcher.doneAt.size}/${n} rolled out in ${fmt.s(phases[phase].totalMs / 1000)}${ok ? '' : ' TIMED OUT'}; ${describeLoad(phases[phase].load, cores)}`);
+    }
+  } finally {
+    watcher.stop();
+    floor.stop();
+    client.close();
+  }
+  if (floor.errors.length) throw floor.errors[0];
+  await deleteNamespaceAndWait(ns);
+  return { n, ns, phases };
+}
+
+/**
+ * What the floor (runDcFloor) says of the pod-less time target in phase `ph`: the plane's CPU for
+ * the floor's DCs (every process but the bench driver, which runs the floor controller) against
+ * the Deployments' (every process but the bench driver: their controllers are kube-controller-
+ * manager's), and against the pod-less run's (our controller included). In a phase bound by the
+ * CPU, time follows CPU: a floor above the Deployments' CPU means that no DC controller, however
+ * cheap, makes the phase as short; below it, the difference is what a controller may cost (its
+ * own CPU and the plane's for what it writes beyond the floor's writes).
+ */
+function dcFloorOf(n, v, ph) {
+  const floor = dcFloors.find((f) => f.n === n);
+  const inline = v['dc-inline'];
+  const { deploy } = v;
+  const f = floor?.phases[ph]?.load;
+  const d = deploy?.phases[ph]?.load;
+  const i = inline?.phases[ph]?.load;
+  if (!f?.cpuByProcess || !d?.cpuByProcess || !i?.cpuByProcess) return undefined;
+  const sum = (l, skip) => Object.entries(l.cpuByProcess).filter(([k]) => !skip.includes(k)).reduce((a, [, x]) => a + x, 0);
+  const per = (x) => (1000 * x) / n;
+  const floorCpu = sum(f, ['bench']);
+  const deployCpu = sum(d, ['bench']);
+  const ours = i.cpuByProcess.controller ?? 0;
+  const inlinePlane = sum(i, ['bench', 'controller']);
+  // The client CPU of the floor's own writes, for a controller in Node.js (cpuBudgetOf's floor).
+  const nodeMs = cpuBudgetOf(n, inline, deploy, ph)?.floor;
+  const roomMs = per(deployCpu - floorCpu);
+  return {
+    reach: roomMs <= 0 ? 'any' : nodeMs !== undefined && roomMs < nodeMs ? 'node' : 'open',
+    nodeMs,
+    cpuBound: Math.min(f.machineBusyCores, d.machineBusyCores) >= 0.9 * cores,
+    busy: [f.machineBusyCores, d.machineBusyCores],
+    time: floor.phases[ph].totalMs / deploy.phases[ph].totalMs,
+    ratio: floorCpu / deployCpu,
+    floorCpu, deployCpu,
+    apiserver: [f.cpuByProcess['kube-apiserver'] ?? 0, d.cpuByProcess['kube-apiserver'] ?? 0],
+    roomMs,
+    oursMs: per(ours),
+    beyondMs: per(inlinePlane - floorCpu),
+  };
+}
+
+function dcFloorLines(n, v) {
+  const out = [];
+  for (const ph of ['create', 'update']) {
+    const b = dcFloorOf(n, v, ph);
+    if (!b) continue;
+    const label = ph === 'create' ? 'first rollout' : 'template update';
+    const head = `N=${n} pod-less ${label}, the floor (DCs rolled out by a controller that writes only what the RC contract needs and whose CPU is not counted, Setup): ${fmt.s(b.floorCpu)} of the plane's CPU (kube-apiserver ${fmt.s(b.apiserver[0])}) against the Deployments' ${fmt.s(b.deployCpu)} (kube-apiserver ${fmt.s(b.apiserver[1])}), ${fmt.n(b.ratio, 2)}×, and ${fmt.n(b.time, 2)}× their time`;
+    if (!b.cpuBound) {
+      out.push(`${head}; the phases were not bound by the CPU (${fmt.n(b.busy[0], 2)} and ${fmt.n(b.busy[1], 2)} of ${cores} cores busy), so the floor's time is what the fewest writes and a free controller reach on this plane.`);
+    } else if (b.reach === 'any') {
+      out.push(`${head}. The phases were bound by the CPU: **≤ 1.0× is out of reach here for any DC controller**, even one that costs nothing; our controller used ${fmt.n(b.oursMs, 1)} ms per rollout, and the plane ${fmt.n(b.beyondMs, 1)} ms more for what it writes beyond the floor (the latestVersion and progress status writes, the events).`);
+    } else if (b.reach === 'node') {
+      out.push(`${head}. The phases were bound by the CPU: the floor leaves ${fmt.n(b.roomMs, 1)} ms of CPU per rollout for a controller, less than a controller in Node.js spends on the floor's own writes (${fmt.n(b.nodeMs, 1)} ms, CPU budget below): **≤ 1.0× is out of reach here for a controller in Node.js**; ours used ${fmt.n(b.oursMs, 1)} ms, and the plane ${fmt.n(b.beyondMs, 1)} ms more for what it writes beyond the floor (the latestVersion and progress status writes, the events).`);
+    } else {
+      out.push(`${head}. The phases were bound by the CPU: the floor leaves ${fmt.n(b.roomMs, 1)} ms of CPU per rollout for a controller (its own CPU and what the plane spends on its writes beyond the floor's); ours used ${fmt.n(b.oursMs, 1)} ms, and the plane ${fmt.n(b.beyondMs, 1)} ms more for what it writes beyond the floor (the latestVersion and progress status writes, the events): ≤ 1.0× is not ruled out by the floor.`);
+    }
+  }
+  return out;
+}
+
+/**
  * Whether deployer pods could roll out N DCs in at most 3× the Deployments' time (issue #16's
  * target for the pod mode). At 3× the Deployments' first rollout time the plane's cores offer
  * 3 × T × cores CPU seconds. A lower bound for the pod mode's CPU: the pod-less phase's CPU
@@ -981,8 +1083,9 @@ function planeCpuSection(byN) {
     ['deployers', 'deployer processes'], ['kube-scheduler', 'scheduler'], ['kwok', 'kwok'], ['process-kubelet', 'process kubelet'], ['bench', 'bench driver']];
   const rows = [];
   const sums = [];
-  for (const [n, v] of byN) for (const kind of [...dcKinds, 'deploy']) {
-    const r = v[kind];
+  for (const [n, v] of byN) for (const kind of [...dcKinds, 'deploy', 'dc-floor']) {
+    // The floor's controller runs in the bench driver (runDcFloor).
+    const r = kind === 'dc-floor' ? dcFloors.find((f) => f.n === n) : v[kind];
     if (!r) continue;
     for (const ph of ['create', 'update']) {
       const l = r.phases[ph]?.load;
@@ -994,7 +1097,7 @@ function planeCpuSection(byN) {
   }
   if (!rows.length) return [];
   const L = ['', '### The whole plane\'s CPU in each phase', ''];
-  L.push(`CPU seconds used during each measured phase (from its first request to its last object rolled out, so slightly longer than the "total" above) by every process of the bench, read from /proc/<pid>/stat; "cores busy" is the whole machine's from /proc/stat. A phase whose cores busy is close to ${cores} was bound by the CPU: its time is its CPU demand divided by the cores, and a side that needs more CPU (in any process, kube-apiserver and etcd included) takes longer in proportion.`, '');
+  L.push(`CPU seconds used during each measured phase (from its first request to its last object rolled out, so slightly longer than the "total" above) by every process of the bench, read from /proc/<pid>/stat; "cores busy" is the whole machine's from /proc/stat. A phase whose cores busy is close to ${cores} was bound by the CPU: its time is its CPU demand divided by the cores, and a side that needs more CPU (in any process, kube-apiserver and etcd included) takes longer in proportion.${dcFloors.length ? ' The kind dc-floor is the floor (Setup): its controller runs in the bench driver.' : ''}`, '');
   L.push(`| N | phase | kind | phase time | ${procs.map(([, label]) => label).join(' | ')} | sum | kube-apiserver per object | cores busy |`);
   L.push(`|${'---|'.repeat(procs.length + 7)}`);
   L.push(...rows);
@@ -1247,6 +1350,7 @@ function report(results, idle, skipped) {
   const warmed = results.filter((r) => r.warmup);
   if (warmed.length) L.push(`- Before its measured phases each run rolls out ${warmed[0].warmup.objects} objects of its kind (created, then their templates changed: ${warmed[0].warmup.rollouts} rollouts), deletes them and waits until their pods and RCs or ReplicaSets are gone (\`--warmup\`). A controller the bench has just started is a fresh Node.js process, which compiles and optimizes its code while it runs its first rollouts, where kube-controller-manager, a Go binary, has run since the plane started: the measured phases compare the two warm, and the warm-up's figures, the cost of a cold start, are in "CPU and memory".`);
   if (deletes.length) L.push(`- Between runs the bench deletes the run's namespace and waits until it is gone, so that no run shares the plane with the previous one's garbage collection or its pods' node capacity (${deletes.map((r) => `${r.kind} N=${r.n} ${fmt.s(r.namespaceDeleteSeconds)}`).join(', ')}).`);
+  if (dcFloors.length) L.push(`- The floor (for the pod-less mode's time target, Analysis; bench/floor-controller.mjs): after the pod-less and Deployment runs of an N, N DCs of the same manifest, created and updated the same way with the same warm-up, rolled out by a controller in the bench's own process that makes only the writes OpenShift's RC contract cannot do without: each version's RC (created at 0 replicas in phase New, with its encoded config), one merge patch per scaling step (the first also sets phase Running; the rolling update scales one pod up, waits until it is available, scales one old pod down, as the Deployments do, without updatePeriodSeconds), the Complete phase, and one DC status write per rollout, at its end; it watches DCs and RCs. No events, no latestVersion or progress status writes, no cleanup: less than a faithful controller writes. Its CPU is the bench driver's and is left out, as if the controller were free; what the plane spends on its DCs is the part of a pod-less rollout no DC controller avoids. Measured at N=${dcFloors.map((f) => `${f.n}: ${fmt.s(f.phases.create.totalMs / 1000)} (first rollout) and ${fmt.s(f.phases.update.totalMs / 1000)} (template update)`).join('; ')}.`);
   if (podFloors.length) L.push(`- Bare deployer pods (for the pod mode's lower bound, Analysis): after the three kinds of an N, N pods shaped like deployer pods (the deployer-pod label, so the process kubelet runs them under the same slot limit; a service account, restartPolicy Never) whose container runs \`node -e 0\`, created 20 at a time; their CPU is that of kube-apiserver, etcd, the scheduler, the process kubelet and the processes, less what those use on the idle plane over as long (10 s sampled before). Measured at N=${podFloors.map((f) => `${f.n}: ${f.done}/${f.n} ended in ${fmt.s(f.totalMs / 1000)}, ${fmt.n((1000 * f.cpu) / f.n, 0)} ms CPU per pod`).join('; ')}.`);
   if (controllerArgs.length > 0) L.push(`- Extra controller flags of this run (\`--controller-args\`): \`${controllerArgs.join(' ')}\`.`);
   const nodeOptions = recorded ? (recorded.controllerNodeOptions ?? []) : controllerNodeOptions;
@@ -1471,6 +1575,7 @@ function analysis(byN) {
     out.push(...cpuBudgetLines(n, r, deploy));
   }
   for (const [n, v] of byN) out.push(...podFloorLines(n, v, podFloors.find((f) => f.n === n)));
+  for (const [n, v] of byN) out.push(...dcFloorLines(n, v));
   const last = [...byN].filter(([, v]) => v.dc && v.deploy).at(-1);
   if (last) {
     const [n, { dc, deploy }] = last;
@@ -1512,7 +1617,13 @@ function targetsSection(byN, idle) {
       for (const ph of ['create', 'update']) {
         const ratio = r.phases[ph].totalMs / deploy.phases[ph].totalMs;
         const b = cpuBudgetOf(n, r, deploy, ph);
-        row(`pod-less total time ≤ 1.0× (${phaseLabel[ph]})`, n, fmt.ratio(r.phases[ph].totalMs, deploy.phases[ph].totalMs), ratio <= 1, b?.cpuBound ? reachText[b.reach] : '');
+        const f = dcFloorOf(n, v, ph);
+        const floorText = f && (f.cpuBound
+          ? (f.reach !== 'open'
+            ? `out of reach for ${f.reach === 'any' ? 'any DC controller' : 'a controller in Node.js'}: the floor alone needs ${fmt.n(f.ratio, 2)}× the Deployments' CPU${f.reach === 'node' ? `, leaving ${fmt.n(f.roomMs, 1)} ms per rollout, less than the client CPU of its own writes` : ''} (Analysis)`
+            : `the floor leaves ${fmt.n(f.roomMs, 1)} ms of CPU per rollout for a controller; ours used ${fmt.n(f.oursMs, 1)} ms and the plane ${fmt.n(f.beyondMs, 1)} ms for its writes beyond the floor's (Analysis)`)
+          : `not bound by the CPU; the floor took ${fmt.n(f.time, 2)}× the Deployments' time (Analysis)`);
+        row(`pod-less total time ≤ 1.0× (${phaseLabel[ph]})`, n, fmt.ratio(r.phases[ph].totalMs, deploy.phases[ph].totalMs), ratio <= 1, floorText ?? (b?.cpuBound ? reachText[b.reach] : ''));
       }
     }
     if (n === 10) {
@@ -1658,6 +1769,7 @@ const results = [];
 const skipped = [];
 let idle;
 const podFloors = [];
+const dcFloors = [];
 // --repeat K (default 1): each N below 1000 runs K times (the first run is the one the tables
 // show); --repeat-kinds: which kinds repeat (default: the pod-less mode and Deployments).
 const repeatCount = Math.max(1, Number(args.repeat ?? 1));
@@ -1675,6 +1787,7 @@ if (args['report-only'] === 'true') {
   deployerStart = last.deployerStart;
   requestCost = last.requestCost;
   podFloors.push(...(last.podFloors ?? []));
+  dcFloors.push(...(last.dcFloors ?? []));
   repeats.push(...(last.repeats ?? []));
   sizes.length = 0;
   args.idle = '0';
@@ -1705,6 +1818,8 @@ try {
     }
     // After the three kinds of this N: bare deployer pods, for the pod mode's lower bound.
     if (kinds.includes('dc') && args['pod-floor'] !== 'false' && results.some((r) => r.kind === 'dc' && r.n === n)) podFloors.push(await runPodFloor(n));
+    // And DCs rolled out by the floor controller, for the pod-less mode's lower bound.
+    if (args['dc-floor'] !== 'false' && ['dc-inline', 'deploy'].every((k) => results.some((r) => r.kind === k && r.n === n))) dcFloors.push(await runDcFloor(n));
     for (const r of results.filter((x) => x.n === n)) repeats.push(repeatSummary(r, 0));
     // --repeat K: K-1 more runs of the --repeat-kinds of this N, in reversed order every other
     // time, so that the spread of the ratios between runs on this plane is known (Repeatability).
@@ -1720,7 +1835,7 @@ try {
   }
 } finally {
   // The results first: a report that fails to render can be re-rendered from them (--report-only).
-  writeFileSync(resultsFile, JSON.stringify({ started: started.toISOString(), machine, maxPods, warmup: warmupN, podNode, controllerArgs, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart, requestCost, podFloors, repeats }, null, 1));
+  writeFileSync(resultsFile, JSON.stringify({ started: started.toISOString(), machine, maxPods, warmup: warmupN, podNode, controllerArgs, clusterDir, controllerNodeOptions: recorded ? recorded.controllerNodeOptions : controllerNodeOptions, results, idle, skipped, deployerStart, requestCost, podFloors, dcFloors, repeats }, null, 1));
   // The plane stops even when the report fails to render: a report error once left it running.
   try {
     const md = report(results, idle, skipped);
