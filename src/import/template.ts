@@ -98,6 +98,8 @@ export function processTemplate(template: KubeObject, origin: Origin, userValues
       first.generate = '';
     }
   }
+  // Declarations whose value was generated: the note about a repeated name must not print it.
+  const generated = new Set<number>();
   params.forEach((p, i) => {
     if (p.value !== '') return;
     if (p.generate !== '') {
@@ -107,6 +109,7 @@ export function processTemplate(template: KubeObject, origin: Origin, userValues
       }
       try {
         p.value = generateExpression(p.from, random);
+        generated.add(i);
       } catch (err) {
         if (!(err instanceof GeneratorError)) throw err;
         problem(`parameters[${i}]`, `cannot generate a value for parameter ${p.name} from "${p.from}": ${err.message}`);
@@ -121,16 +124,18 @@ export function processTemplate(template: KubeObject, origin: Origin, userValues
   });
   if (problems.length > 0) return result();
 
-  // The last declaration of a name wins, as in the processor's map.
+  // The last declaration of a name wins, as in the processor's map. The note says where the value
+  // came from, never the value: a repeated name is often a password, and the note goes to logs.
   const values = new Map(params.map((p) => [p.name, p.value]));
   for (const [paramName, at] of declarations) {
     if (at.length < 2) continue;
     const last = at[at.length - 1] ?? 0;
     const value = values.get(paramName) ?? '';
+    const source = value === '' ? 'empty' : generated.has(last) ? 'generated from its expression, not shown' : 'its value field, not shown';
     const user = userValues.get(paramName);
-    const lost = user !== undefined && user !== value ? `; --param ${paramName}=${user} set only the first declaration and is not substituted` : '';
+    const lost = user !== undefined && user !== value ? `; the value --param ${paramName} gave set only the first declaration and is not substituted` : '';
     notes.push(`${formatOrigin(within(`parameters[${last}]`))}: Template "${name}": parameter ${paramName} is declared ${at.length} times `
-      + `(${at.map((i) => `parameters[${i}]`).join(', ')}); as oc process did, \${${paramName}} takes the value of the last declaration: ${JSON.stringify(value)}${lost}`);
+      + `(${at.map((i) => `parameters[${i}]`).join(', ')}); as oc process did, \${${paramName}} takes the value of the last declaration (${source})${lost}`);
   }
   const message = typeof template['message'] === 'string' ? substituteString(template['message'], values).value : '';
   const labels: Record<string, unknown> = {};

@@ -140,7 +140,31 @@ describe('processTemplate (oc process semantics)', () => {
     expect(r.problems).toEqual([]);
     expect(r.objects[0]?.object['data']).toEqual({ user: '', x: 'x' });
     expect(r.notes).toEqual([
-      't.yaml (document 1, parameters[2]): Template "t": parameter USER is declared 2 times (parameters[0], parameters[2]); as oc process did, ${USER} takes the value of the last declaration: ""',
+      't.yaml (document 1, parameters[2]): Template "t": parameter USER is declared 2 times (parameters[0], parameters[2]); as oc process did, ${USER} takes the value of the last declaration (empty)',
+    ]);
+  });
+
+  // The note goes to a terminal and to CI logs: a repeated parameter is often a password, so
+  // neither a generated value nor one given with --param may be printed in it.
+  it('never prints the value of a repeated parameter in its note: generated or given with --param', () => {
+    const t = tpl({
+      parameters: [
+        { name: 'DB_PASSWORD', generate: 'expression', from: '[a-z]{12}' },
+        { name: 'DB_PASSWORD', generate: 'expression', from: '[A-Z]{12}' },
+        { name: 'TOKEN', value: 'literal' },
+        { name: 'TOKEN', value: 'template-default' },
+      ],
+      objects: [cm({ password: '${DB_PASSWORD}', token: '${TOKEN}' })],
+    });
+    const r = processTemplate(t, origin, new Map([['TOKEN', 's3cr3t-given']]), zeros);
+    const generated = String((r.objects[0]?.object['data'] as Record<string, unknown>)['password']);
+    expect(generated).toMatch(/^[A-Z]{12}$/);
+    const notes = r.notes.join('\n');
+    expect(notes).not.toContain(generated);
+    expect(notes).not.toContain('s3cr3t-given');
+    expect(r.notes).toEqual([
+      't.yaml (document 1, parameters[1]): Template "t": parameter DB_PASSWORD is declared 2 times (parameters[0], parameters[1]); as oc process did, ${DB_PASSWORD} takes the value of the last declaration (generated from its expression, not shown)',
+      't.yaml (document 1, parameters[3]): Template "t": parameter TOKEN is declared 2 times (parameters[2], parameters[3]); as oc process did, ${TOKEN} takes the value of the last declaration (its value field, not shown); the value --param TOKEN gave set only the first declaration and is not substituted',
     ]);
   });
 
@@ -149,7 +173,7 @@ describe('processTemplate (oc process semantics)', () => {
     const r = processTemplate(t, origin, new Map([['USER', 'given']]), zeros);
     expect(r.objects[0]?.object['data']).toEqual({ user: 'last' });
     expect(r.notes).toEqual([
-      't.yaml (document 1, parameters[1]): Template "t": parameter USER is declared 2 times (parameters[0], parameters[1]); as oc process did, ${USER} takes the value of the last declaration: "last"; --param USER=given set only the first declaration and is not substituted',
+      't.yaml (document 1, parameters[1]): Template "t": parameter USER is declared 2 times (parameters[0], parameters[1]); as oc process did, ${USER} takes the value of the last declaration (its value field, not shown); the value --param USER gave set only the first declaration and is not substituted',
     ]);
     // A later declaration that is required and empty fails, though --param named it.
     const required = tpl({ parameters: [{ name: 'USER' }, { name: 'USER', required: true }], objects: [cm({ user: '${USER}' })] });
