@@ -12,7 +12,11 @@ const nameExp = /^[a-zA-Z0-9_]+$/;
 
 function split(item: string, where: string): [string, string] {
   const eq = item.indexOf('=');
-  if (eq <= 0) throw new ParamError(`${where}: expected NAME=value, got "${item}"`);
+  if (eq <= 0) {
+    // Echo only what reads as a bare name: anything else may be a value (a password) given without its name.
+    const shown = nameExp.test(item.trim()) ? `"${item.trim()}" with no =value` : 'no NAME= before the value (not shown)';
+    throw new ParamError(`${where}: expected NAME=value, got ${shown}`);
+  }
   const name = item.slice(0, eq).trim();
   if (!nameExp.test(name)) throw new ParamError(`${where}: invalid parameter name "${name}": use letters, digits and _`);
   return [name, item.slice(eq + 1)];
@@ -46,7 +50,8 @@ export function parseParamFile(text: string, source: string): Map<string, string
       try {
         value = JSON.parse(value) as string;
       } catch {
-        throw new ParamError(`${where}: invalid quoted value ${value}`);
+        // Never the value: parameter files hold passwords, and this error goes to logs.
+        throw new ParamError(`${where}: parameter ${name}: the double-quoted value is not a valid JSON string (value not shown)`);
       }
     } else if (value.length >= 2 && value.startsWith("'") && value.endsWith("'")) {
       value = value.slice(1, -1);
