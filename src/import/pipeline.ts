@@ -41,6 +41,7 @@ interface Candidate extends FoundObject {
   readonly template?: string;
   /** A Template `--template` did not name: reported, not processed. */
   readonly unselected?: boolean;
+  readonly notJsonValues?: ReadonlyMap<string, readonly string[]>;
 }
 type ValidClass = Exclude<KindClass, { type: 'invalid' }>;
 
@@ -197,7 +198,7 @@ function toEntry(c: Candidate, cls: ValidClass, kind: string, name: string, gene
   const entry: ImportEntry = {
     ref: refOf(cls.apiVersion, kind, generateName === undefined ? name : `${generateName}<generated>`),
     apiVersion: cls.apiVersion, kind, name, ...(generateName !== undefined ? { generateName } : {}), origin: c.origin,
-    outcome: 'imported', changes: [], notes: [],
+    outcome: 'imported', changes: [], notes: [], ...(c.notJsonValues ? { notJsonValues: c.notJsonValues } : {}),
   };
   const skip = c.unselected ? { reason: 'not processed: --template names other Templates of the input' } : skipReason(original, cls, kind, name, scan);
   if (skip) {

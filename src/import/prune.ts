@@ -161,7 +161,7 @@ function scalarHint(value: unknown, schema: Scalar): string {
  * it first. Nulls are not judged here (stripNulls), nor anything below an open (`x`) subtree's
  * unknown fields.
  */
-export function scalarTypeProblems(value: unknown, schema: SchemaNode, path = '', redact = false): string[] {
+export function scalarTypeProblems(value: unknown, schema: SchemaNode, path = '', redact = false, cause?: (value: unknown) => string | undefined): string[] {
   if (value === null || value === undefined) return [];
   if (isScalar(schema)) {
     if (schema === 0) return [];
@@ -172,11 +172,13 @@ export function scalarTypeProblems(value: unknown, schema: SchemaNode, path = ''
     }
     if (fits) return [];
     const what = typeof value === 'object' || redact ? ` is ${kindOfValue(value)}` : `: ${JSON.stringify(value)} is ${kindOfValue(value)}`;
-    return [`${path}${what} where ${scalarNames[schema]} goes (OpenShift refused it too)${redact ? '' : scalarHint(value, schema)}`];
+    // Where the value came from, when the caller knows, says more than a hint about its spelling.
+    const why = cause?.(value);
+    return [`${path}${what} where ${scalarNames[schema]} goes (OpenShift refused it too)${why ? `; ${why}` : redact ? '' : scalarHint(value, schema)}`];
   }
   if (Array.isArray(value)) {
     if (schema.i === undefined) return schema.x || (!schema.p && schema.a === undefined) ? [] : [`${path} is a list where a map goes (OpenShift refused it too)`];
-    return value.flatMap((v, i) => scalarTypeProblems(v, schema.i as SchemaNode, `${path}[${i}]`, redact));
+    return value.flatMap((v, i) => scalarTypeProblems(v, schema.i as SchemaNode, `${path}[${i}]`, redact, cause));
   }
   if (!isObject(value)) {
     if (schema.x || (schema.i === undefined && !schema.p && schema.a === undefined)) return [];
@@ -185,8 +187,19 @@ export function scalarTypeProblems(value: unknown, schema: SchemaNode, path = ''
   if (schema.i !== undefined && !schema.p && schema.a === undefined) return [`${path} is a map where a list goes (OpenShift refused it too)`];
   return Object.entries(value).flatMap(([k, v]) => {
     const known = schemaOfKey(schema, k);
-    return known === undefined ? [] : scalarTypeProblems(v, known.node, keyPath(path, k, schema, known.entry), redact);
+    return known === undefined ? [] : scalarTypeProblems(v, known.node, keyPath(path, k, schema, known.entry), redact, cause);
   });
+}
+
+/** Names the `${{NAME}}` whose value, not being JSON, stayed the string a field refuses. */
+function notJsonCause(entry: ImportEntry): ((value: unknown) => string | undefined) | undefined {
+  const made = entry.notJsonValues;
+  if (!made) return undefined;
+  return (value) => {
+    const names = typeof value === 'string' ? made.get(value) : undefined;
+    if (!names?.length) return undefined;
+    return `it is the value of ${names.map((n) => `\${{${n}}}`).join(' and ')}, which is not JSON, so it stayed a string, as oc process keeps it: give ${names.join(' and ')} a JSON value`;
+  };
 }
 
 /** The bundled skeleton of one of this project's CRDs. */
@@ -229,7 +242,7 @@ export async function pruneEntries(entries: readonly ImportEntry[], source: Sche
         + 'OpenShift up to 3.7 read it as the number; later versions and Kubernetes refuse it. In a Template, ${{NAME}} substitutes a number)');
     }
     // A Secret's values are not printed: they may be credentials written in clear text.
-    for (const p of scalarTypeProblems(entry.object, schema, '', entry.kind === 'Secret')) problems.push({ origin: entry.origin, message: `${entry.ref}: ${p}` });
+    for (const p of scalarTypeProblems(entry.object, schema, '', entry.kind === 'Secret', notJsonCause(entry))) problems.push({ origin: entry.origin, message: `${entry.ref}: ${p}` });
     if (entry.changes.length > 0) entry.outcome = 'changed';
   }
   if (problems.length > 0) throw new ImportInputError(problems);

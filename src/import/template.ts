@@ -58,6 +58,11 @@ export interface ProcessedObject extends FoundObject {
   readonly changes?: readonly string[];
   /** The name of the Template that made it. */
   readonly template: string;
+  /**
+   * The values `${{NAME}}` references took as strings because they are not JSON (as oc process
+   * does), with the parameters that gave them: a field that refuses such a string names them.
+   */
+  readonly notJsonValues?: ReadonlyMap<string, readonly string[]>;
 }
 
 export interface ProcessedTemplate {
@@ -158,7 +163,8 @@ export function processTemplate(template: KubeObject, origin: Origin, userValues
     }
     const copy = structuredClone(raw) as KubeObject;
     const keepNamespace = stripNamespace(copy);
-    const obj = substitute(copy, values) as KubeObject;
+    const notJson = new Map<string, string[]>();
+    const obj = substitute(copy, values, notJson) as KubeObject;
     const changes: string[] = [];
     if (Object.keys(labels).length > 0) {
       const m = isObject(obj.metadata) ? obj.metadata : (obj.metadata = {}) as Record<string, unknown>;
@@ -166,7 +172,7 @@ export function processTemplate(template: KubeObject, origin: Origin, userValues
       if (own === undefined) changes.push(replacedLabelsLine(m['labels']));
       m['labels'] = { ...own, ...labels };
     }
-    objects.push({ object: obj, origin: within(path), keepNamespace, template: name, ...(changes.length > 0 ? { changes } : {}) });
+    objects.push({ object: obj, origin: within(path), keepNamespace, template: name, ...(changes.length > 0 ? { changes } : {}), ...(notJson.size > 0 ? { notJsonValues: notJson } : {}) });
   });
   return result(objects, message, values);
 }
@@ -241,7 +247,8 @@ export function substituteString(input: string, values: ReadonlyMap<string, stri
   return { value: out, asString: true };
 }
 
-function substitute(v: unknown, values: ReadonlyMap<string, string>): unknown {
+/** Substitutes `values` in `v`; `${{NAME}}` values that are not JSON are recorded in `notJson` (value → names). */
+function substitute(v: unknown, values: ReadonlyMap<string, string>, notJson: Map<string, string[]>): unknown {
   if (typeof v === 'string') {
     const { value, asString } = substituteString(v, values);
     if (asString) return value;
@@ -249,13 +256,16 @@ function substitute(v: unknown, values: ReadonlyMap<string, string>): unknown {
       return JSON.parse(value);
     } catch {
       // Not JSON (e.g. an unquoted word): oc keeps it as a string.
+      const name = nonStringParameterExp.exec(v)?.[1] ?? '';
+      const names = notJson.get(value) ?? [];
+      if (!names.includes(name)) notJson.set(value, [...names, name]);
       return value;
     }
   }
-  if (Array.isArray(v)) return v.map((x) => substitute(x, values));
+  if (Array.isArray(v)) return v.map((x) => substitute(x, values, notJson));
   if (isObject(v)) {
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) out[substituteString(k, values).value] = substitute(x, values);
+    for (const [k, x] of Object.entries(v)) out[substituteString(k, values).value] = substitute(x, values, notJson);
     return out;
   }
   return v;

@@ -45,6 +45,8 @@ export interface ImportEntry {
   reason?: string;
   /** What to use instead (skipped objects). */
   hint?: string;
+  /** Made by a Template: the `${{NAME}}` values that stayed strings, not being JSON (template.ts ProcessedObject). */
+  readonly notJsonValues?: ReadonlyMap<string, readonly string[]>;
 }
 
 /** A problem that makes the whole import fail before anything is printed or applied. */

@@ -90,6 +90,19 @@ describe('dcctl import (command)', () => {
     ]);
   });
 
+  it('a ${{NAME}} given a value that is not JSON: the refused field names the parameter', async () => {
+    const ok = harness();
+    expect(await runImport(opts({ files: [fx('bad/not-json-param.yaml')], params: ['REPLICAS=3', 'TEST=true'] }), ok.deps)).toBe(0);
+    const h = harness();
+    expect(await runImport(opts({ files: [fx('bad/not-json-param.yaml')], params: ['REPLICAS=three', 'TEST=yes'] }), h.deps)).toBe(1);
+    expect(h.out()).toBe('');
+    expect(h.err().split('\n').filter((l) => l.startsWith('error: '))).toEqual([
+      expect.stringMatching(/deploymentconfig.apps.openshift.io\/typed: spec.replicas: "three" is a string where an integer goes \(OpenShift refused it too\); it is the value of \$\{\{REPLICAS\}\}, which is not JSON, so it stayed a string, as oc process keeps it: give REPLICAS a JSON value$/),
+      expect.stringMatching(/deploymentconfig.apps.openshift.io\/typed: spec.test: "yes" is a string where a boolean goes \(OpenShift refused it too\); it is the value of \$\{\{TEST\}\}, which is not JSON, so it stayed a string, as oc process keeps it: give TEST a JSON value$/),
+      'error: the input was not imported: nothing was printed or applied',
+    ]);
+  });
+
   it('a Template label replaces labels that are not all strings, as oc process did, and the report says which went', async () => {
     const h = harness();
     expect(await runImport(opts({ files: [fx('labels-not-strings.yaml')] }), h.deps)).toBe(0);
