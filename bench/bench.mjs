@@ -25,7 +25,6 @@ import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, Watc
 import { LoadSampler, ProcSampler, clientOf, localPlane, controllerQueueMetrics, countByClientVerb, describeLoad, fileSize, fmt, metricsSince, parseMetrics, percentile, readAudit, rssBytes, sumMetric } from './lib.mjs';
 import { renderChart } from './chart.mjs';
 import { dcDone, dcManifest, deploymentDone, deploymentManifest, podTemplate, replicas } from './objects.mjs';
-import { FloorController, planeClient } from './floor-controller.mjs';
 import { Categories as ApiserverCategories, Other as ApiserverOther, summarizeProfiles } from './apiserver-profile.mjs';
 import { loadAll } from 'js-yaml';
 import * as processKubelet from '../hack/process-kubelet/lib.mjs';
@@ -948,6 +947,8 @@ async function runPodFloor(n) {
 async function runDcFloor(n) {
   const ns = await createNamespace(`bench-dcfloor-${n}`);
   log(`DC floor N=${n}: namespace ${ns}`);
+  // Loaded here: it imports the built controller code (dist/), which --help and --report-only do not need.
+  const { FloorController, planeClient } = await import('./floor-controller.mjs');
   const { server, tls } = await localPlane(repo);
   const client = planeClient(server, tls, 'dc-floor');
   const floor = new FloorController(client, ns);

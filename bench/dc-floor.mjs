@@ -19,7 +19,6 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ProcSampler, fmt, localPlane, machineJiffies } from './lib.mjs';
-import { FloorController, dcsPath, mergePatch, planeClient, rcsPath } from './floor-controller.mjs';
 import { dcDone, dcManifest, deploymentDone, deploymentManifest, podTemplate } from './objects.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -39,6 +38,8 @@ for (let i = 2; i < process.argv.length; i += 2) {
   opts[name] = name === 'cluster-dir' ? path.resolve(value) : Number(value);
 }
 const { n: N, warmup: warmupN, repeat } = opts;
+// After the options: it imports the built controller code (dist/), which --help does not need.
+const { FloorController, dcsPath, mergePatch, planeClient, rcsPath } = await import('./floor-controller.mjs');
 const clusterDir = opts['cluster-dir'];
 const log = (msg) => process.stderr.write(`[dc-floor ${new Date().toISOString().slice(11, 19)}] ${msg}\n`);
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));

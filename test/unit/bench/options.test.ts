@@ -1,6 +1,6 @@
 /**
  * The benchmark scripts start a control plane (bench.mjs) or write thousands of objects on the
- * current cluster (apiserver.mjs, events-watch.mjs) and bench.mjs rewrites the committed report, so an option they do not
+ * current cluster (apiserver.mjs, events-watch.mjs; dc-floor.mjs starts a plane too) and bench.mjs rewrites the committed report, so an option they do not
  * know must stop them before anything runs: `--help` once started a full run. Also what the
  * scripts that need no cluster print: a report re-rendered from recorded results, and the RC
  * manager's figures from an audit log.
@@ -39,6 +39,9 @@ describe('the benchmark scripts', () => {
     const audit = bench('rc-manager-audit.mjs', ['--help']);
     expect(audit.status).toBe(0);
     expect(audit.stdout).toContain('AUDIT_LOG');
+    const floor = bench('dc-floor.mjs', ['--help']);
+    expect(floor.status).toBe(0);
+    expect(floor.stdout).toContain('--repeat');
   });
 
   it('refuse an option they do not know, with the usage', () => {
@@ -60,6 +63,9 @@ describe('the benchmark scripts', () => {
     expect(audit.status).toBe(2);
     expect(audit.stderr).toContain('unexpected "--prefx"');
     expect(bench('rc-manager-audit.mjs', ['/nonexistent/audit.log']).stderr).toContain('want one audit log that exists');
+    const floor = bench('dc-floor.mjs', ['--repeats', '2']);
+    expect(floor.status).toBe(2);
+    expect(floor.stderr).toContain('unexpected "--repeats 2"');
   });
 
   it('re-render a run with the machine that ran it, not the one re-rendering it', () => {
