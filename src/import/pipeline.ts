@@ -92,7 +92,7 @@ export function importObjects(inputs: readonly ImportInput[], options: ImportOpt
       // items, flattened by kubectl's resource builder; the Template's labels stayed on the list.
       const items: FoundObject[] = [];
       flattenLists(made.object, made.origin, items, problems);
-      candidates.push(...items.map((item) => ({ ...item, keepNamespace: false, template: made.template })));
+      candidates.push(...items.map((item) => ({ ...item, keepNamespace: false, template: made.template, ...(made.notJsonValues ? { notJsonValues: made.notJsonValues } : {}) })));
     }
     if (t.message.trim() !== '') templateMessages.push({ template: t.name, message: t.message });
   }

@@ -327,6 +327,15 @@ describe('bad input stops the import and names the problem', () => {
     ]);
   });
 
+  it('an item of a list a Template makes keeps what its ${{NAME}} values were, for the type check to name them', () => {
+    const text = JSON.stringify({
+      apiVersion: 'v1', kind: 'Template', metadata: { name: 'web' }, parameters: [{ name: 'PORT', value: 'http' }],
+      objects: [{ apiVersion: 'v1', kind: 'ServiceList', items: [{ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { ports: [{ port: '${{PORT}}' }] } }] }],
+    });
+    const r = importObjects([{ source: 't.json', text }], { params: new Map(), random: () => 0 });
+    expect(r.entries.map((e) => [e.ref, [...(e.notJsonValues ?? [])]])).toEqual([['service/web', [['http', ['PORT']]]]]);
+  });
+
   it('a name still holding a reference after a Template\'s substitution is refused saying where such a reference comes from', () => {
     const text = JSON.stringify({ apiVersion: 'v1', kind: 'Template', metadata: { name: 'omd' },
       parameters: [{ name: 'NAME', value: 'omd-${FLAVOR}' }, { name: 'FLAVOR', value: 'centos' }],
