@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { AppsV1Api, CoreV1Api, CustomObjectsApi, KubeConfig, PatchStrategy, Watch, setHeaderOptions } from '@kubernetes/client-node';
-import { LoadSampler, ProcSampler, clientOf, localPlane, controllerQueueMetrics, countByClientVerb, describeLoad, fileSize, fmt, metricsSince, parseMetrics, percentile, readAudit, rssBytes, sumMetric } from './lib.mjs';
+import { LoadSampler, ProcSampler, clientOf, controllerQueueMetrics, countByClientVerb, describeLoad, fileSize, fmt, metricsSince, parseMetrics, percentile, readAudit, rssBytes, sumMetric } from './lib.mjs';
 import { renderChart } from './chart.mjs';
 import { dcDone, dcManifest, deploymentDone, deploymentManifest, podTemplate, replicas } from './objects.mjs';
 import { Categories as ApiserverCategories, Other as ApiserverOther, summarizeProfiles } from './apiserver-profile.mjs';
@@ -949,8 +949,7 @@ async function runDcFloor(n) {
   log(`DC floor N=${n}: namespace ${ns}`);
   // Loaded here: it imports the built controller code (dist/), which --help and --report-only do not need.
   const { FloorController, planeClient } = await import('./floor-controller.mjs');
-  const { server, tls } = await localPlane(repo);
-  const client = planeClient(server, tls, 'dc-floor');
+  const client = planeClient(kubeconfig, 'dc-floor');
   const floor = new FloorController(client, ns);
   await floor.ready();
   const watcher = await watchDone(`/apis/apps.openshift.io/v1/namespaces/${ns}/deploymentconfigs`, () => custom.listNamespacedCustomObject({ ...DC, namespace: ns }));
@@ -970,7 +969,6 @@ async function runDcFloor(n) {
   } finally {
     watcher.stop();
     floor.stop();
-    client.close();
   }
   if (floor.errors.length) throw floor.errors[0];
   await deleteNamespaceAndWait(ns);

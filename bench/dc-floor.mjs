@@ -14,11 +14,11 @@
 // pods, no process kubelet) in --cluster-dir unless one already runs there, and stops what it started.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ProcSampler, fmt, localPlane, machineJiffies } from './lib.mjs';
+import { ProcSampler, fmt, machineJiffies } from './lib.mjs';
 import { dcDone, dcManifest, deploymentDone, deploymentManifest, podTemplate } from './objects.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -71,12 +71,9 @@ for (const f of ['crds/deploymentconfig.yaml', 'crds/deploymentconfig-policy.yam
   execFileSync('kubectl', ['--kubeconfig', kubeconfig, 'apply', '--server-side', '--force-conflicts', '-f', path.join(repo, f)], { stdio: 'ignore' });
 }
 execFileSync('kubectl', ['--kubeconfig', kubeconfig, 'wait', '--for=condition=Established', '--timeout=60s', 'crd', '--all'], { stdio: 'ignore' });
-process.env.LOCAL_CLUSTER_DIR = clusterDir;
-process.env.KUBECONFIG = kubeconfig;
-const { server, tls } = await localPlane(repo);
-const pidOf = (name) => Number(execFileSync('cat', [path.join(clusterDir, `${name}.pid`)], { encoding: 'utf8' }).trim());
+const pidOf = (name) => Number(readFileSync(path.join(clusterDir, `${name}.pid`), 'utf8').trim());
 const plane = ['kube-apiserver', 'etcd', 'kube-controller-manager', 'kube-scheduler', 'kwok'];
-const { call, watch, close } = planeClient(server, tls, 'dc-floor');
+const { call, watch } = planeClient(kubeconfig, 'dc-floor');
 
 // ------------------------------------------------------------------ the runs
 async function pool(items, limit, fn) {
@@ -170,7 +167,6 @@ try {
     for (const kind of rep % 2 ? ['floor', 'deploy'] : ['deploy', 'floor']) results[kind].push(await runOne(kind, rep));
   }
 } finally {
-  close();
   if (startedPlane) cluster('down');
 }
 

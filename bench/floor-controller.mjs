@@ -9,7 +9,6 @@
 // maxUnavailable 0 for 3 replicas (the bench's 25 %), as the Deployments: one pod up, one down,
 // and no updatePeriodSeconds between the steps. It runs in the caller's process; what it costs
 // the plane is the part of a pod-less rollout no DC controller avoids, whatever its own CPU.
-import https from 'node:https';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,78 +16,51 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const { applyDefaults } = await import(path.join(repo, 'dist/apps/defaults.js'));
 const { makeDeployment } = await import(path.join(repo, 'dist/deploymentconfig/make-deployment.js'));
 const { Annotations, Phase } = await import(path.join(repo, 'dist/apis/constants.js'));
+const { RestClient, loadRestConfig } = await import(path.join(repo, 'dist/kube/rest.js'));
 
 export const mergePatch = 'application/merge-patch+json';
 
 /**
- * JSON requests and watches on the plane at `server` with the TLS options `tls` (bench/lib.mjs
- * localPlane), over one keep-alive pool; `close` ends the pool.
+ * JSON requests (`call`; errors are ApiErrors with the HTTP `code`) and list-then-watch feeds
+ * (`watch`) on the plane of `kubeconfig`, through the controller's own REST client (src/kube/rest.ts).
  */
-export function planeClient(server, tls, userAgent) {
-  const agent = new https.Agent({ keepAlive: true, maxSockets: 32, ...tls });
+export function planeClient(kubeconfig, userAgent) {
+  const rest = new RestClient(loadRestConfig({ kubeconfig }), userAgent);
+  const call = (method, p, body, contentType) => rest.request(method, p, { body, contentType });
 
-  function call(method, p, body, contentType = 'application/json') {
-    return new Promise((resolve, reject) => {
-      const data = body === undefined ? undefined : JSON.stringify(body);
-      const headers = { accept: 'application/json', 'user-agent': userAgent, ...(data ? { 'content-type': contentType, 'content-length': Buffer.byteLength(data) } : {}) };
-      const req = https.request({ agent, hostname: server.hostname, port: server.port, method, path: p, headers }, (res) => {
-        const chunks = [];
-        res.on('data', (c) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString();
-          if ((res.statusCode ?? 0) < 400) return resolve(text ? JSON.parse(text) : undefined);
-          const err = new Error(`${method} ${p}: ${res.statusCode} ${text.slice(0, 300)}`);
-          err.code = res.statusCode;
-          reject(err);
-        });
-      });
-      req.on('error', reject);
-      if (data) req.write(data);
-      req.end();
-    });
-  }
-
-  /** Lists `p`, then watches it from the list (re-listing after an expired watch); returns a stop function. */
+  /** Lists `p`, then watches it from the list, again from the last event when the watch ends (re-listing when it expired). */
   function watch(p, onEvent) {
     let stopped = false;
-    let req;
-    const open = (rv) => {
-      if (stopped) return;
-      const query = `watch=true&allowWatchBookmarks=true&resourceVersion=${rv}`;
-      req = https.request({ ...tls, hostname: server.hostname, port: server.port, path: `${p}?${query}`, headers: { accept: 'application/json', 'user-agent': userAgent } }, (res) => {
-        let buffered = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          buffered += chunk;
-          let nl;
-          while ((nl = buffered.indexOf('\n')) >= 0) {
-            const line = buffered.slice(0, nl).trim();
-            buffered = buffered.slice(nl + 1);
-            if (!line) continue;
-            const ev = JSON.parse(line);
-            if (ev.type === 'ERROR') {
-              res.destroy();
-              rv = undefined;
-              return;
-            }
-            rv = ev.object.metadata.resourceVersion;
-            if (ev.type !== 'BOOKMARK') onEvent(ev.type, ev.object);
-          }
-        });
-        res.on('close', () => { if (!stopped) (rv ? open(rv) : list()); });
-      });
-      req.on('error', () => undefined);
-      req.end();
-    };
+    let abort;
     const list = () => call('GET', p).then((l) => {
       for (const o of l.items) onEvent('ADDED', o);
-      open(l.metadata.resourceVersion);
+      return open(l.metadata.resourceVersion);
     }, () => { if (!stopped) setTimeout(list, 500); });
+    const open = async (from) => {
+      if (stopped) return;
+      let rv = from;
+      const restart = () => { if (!stopped) (rv ? open(rv) : list()); };
+      try {
+        abort = await rest.watch(p, { allowWatchBookmarks: true, resourceVersion: rv }, (type, obj) => {
+          if (type === 'ERROR') {
+            // Expired: the next start lists again.
+            rv = undefined;
+            abort?.abort();
+            return;
+          }
+          rv = obj.metadata.resourceVersion;
+          if (type !== 'BOOKMARK') onEvent(type, obj);
+        }, restart);
+      } catch {
+        rv = undefined;
+        setTimeout(restart, 500);
+      }
+    };
     const ready = list();
-    return { ready, stop: () => { stopped = true; req?.destroy(); } };
+    return { ready, stop: () => { stopped = true; abort?.abort(); } };
   }
 
-  return { call, watch, close: () => agent.destroy() };
+  return { call, watch };
 }
 
 export const dcsPath = (ns, name) => `/apis/apps.openshift.io/v1/namespaces/${ns}/deploymentconfigs${name ? `/${name}` : ''}`;
