@@ -46,7 +46,8 @@ RUN printf '#!/bin/sh\nexec /app/bin/dcctl-entrypoint deploy "$@"\n' > /usr/loca
  && mkdir /app/.compile-cache && chown 1001:0 /app/.compile-cache
 # Group 0 as on OpenShift, where the UID is arbitrary but the group is root.
 USER 1001:0
-RUN node --input-type=module -e "await import('/app/dist/deployer.cjs'); await import('/app/dist/dcctl.mjs')" \
+# Every CLI chunk too (hack/bundle.mjs): a command loads the ones it imports on demand.
+RUN node --input-type=module -e "await import('/app/dist/deployer.cjs'); for (const f of (await import('node:fs')).readdirSync('/app/dist')) if (/^dcctl.*[.]mjs$/.test(f)) await import('/app/dist/' + f)" \
  && chmod -R a-w /app/.compile-cache
 ENTRYPOINT ["/app/bin/dcctl-entrypoint"]
 CMD ["deploy"]

@@ -1,5 +1,5 @@
-// Bundles the compiled CLI (dist/cli/index.js and everything it loads) into one ESM file,
-// dist/dcctl.mjs, and the deployer process alone (dist/deployer/main.js) into one CommonJS file,
+// Bundles the compiled CLI (dist/cli/index.js and everything it loads) into ESM files, the entry
+// dist/dcctl.mjs and the chunks it imports on demand (dist/dcctl-chunk-*.mjs), and the deployer process alone (dist/deployer/main.js) into one CommonJS file,
 // dist/deployer.cjs.
 // Why: every rollout starts a deployer process; loading thousands of small
 // modules (mostly @kubernetes/client-node's generated API) cost ~0.8 s CPU and ~120 MiB per
@@ -7,6 +7,7 @@
 // run in worker threads that resolve files next to pino itself. selfsigned (and its X.509
 // stack) stays external too: only a controller with --metrics-secure loads it, never a deployer.
 import { build } from 'esbuild';
+import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -28,7 +29,22 @@ const common = {
 // non-ASCII character in a comment made V8 store all of it as a two-byte string (15 MiB of the
 // idle controller's 30 MiB heap, docs/design.md §1.1).
 const minified = { minifyWhitespace: true, minifySyntax: true };
-await build({ ...common, ...minified, entryPoints: [path.join(repo, 'dist/cli/index.js')], outfile: path.join(repo, 'dist/dcctl.mjs') });
+// Split into chunks: what a command imports on demand (the controller, the API server, a rollout
+// verb's client) is its own file, loaded only by the commands that import it. The controller
+// talks through src/kube/rest.ts and imports client-node only for the kubeconfigs that need it:
+// in one file, the source of client-node (about half of the bundle) stayed resident in every
+// controller anyway (docs/design.md §1.1). The chunks sit next to the entry, so that
+// import.meta.url resolves `../package.json` as it does from dist/*.js.
+const dist = path.join(repo, 'dist');
+for (const f of readdirSync(dist)) if (/^dcctl-chunk-.*\.mjs$/.test(f)) rmSync(path.join(dist, f));
+await build({
+  ...common, ...minified,
+  entryPoints: { dcctl: path.join(dist, 'cli/index.js') },
+  outdir: dist,
+  splitting: true,
+  chunkNames: 'dcctl-chunk-[hash]',
+  outExtension: { '.js': '.mjs' },
+});
 // The deployer process alone (bin/dcctl.js runs it for `deploy`): no yargs, no other command,
 // and no client-node: it talks through src/kube/rest.ts; the client-node ports
 // (dist/kube/deployer-client-node.js, imported on demand by src/deployer/command.ts for the

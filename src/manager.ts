@@ -26,16 +26,14 @@ import { newDeploymentConfigController } from './deploymentconfig/controller.js'
 import { indexedRcsForDc, rcIndexers } from './deploymentconfig/rc-index.js';
 import { newImageTriggerController } from './image/controller.js';
 import { allowAllCrossNamespace, denyAllCrossNamespace, type CrossNamespaceGate } from './image/cross-namespace.js';
-import { loadKubeConfig } from './kube/client.js';
-import { makeClients } from './kube/clients.js';
+import { restControllerKube, type ControllerKube } from './kube/controller-kube.js';
 import { RestClient, loadRestConfig } from './kube/rest.js';
-import { restControllerClients } from './kube/rest-clients.js';
 import { AdmissionPolicyGate } from './kube/cross-namespace-gate.js';
-import { DeployerAccessProvisioner, DeployerRoleBinding, kubeDeployerAccessWriters } from './kube/deployer-access.js';
+import { DeployerAccessProvisioner, DeployerRoleBinding } from './kube/deployer-access.js';
+import { deployerImageStreamClients } from './kube/deployer-imagestreams.js';
 import { KubeEventRecorder } from './kube/events.js';
-import { deployerImageStreamClients, KubeImageStreamClient } from './kube/imagestreams.js';
 import { InformerFactory } from './kube/informer-factory.js';
-import { createLeaderElector } from './kube/leader-election.js';
+import { LeaderElector } from './kube/leader-election.js';
 import { KubeMetricsAccessReview, startMetricsServer } from './kube/metrics-server.js';
 import { Metrics } from './metrics.js';
 import { DefaultCrossNamespaceMode, DefaultCrossNamespacePolicy, parseBindAddress, statusBatchMs, type ManagerOptions } from './manager-options.js';
@@ -60,6 +58,21 @@ export function makeLogger(level: string, format: 'json' | 'pretty'): Logger {
   return pino({ level }, pino.destination(2));
 }
 
+/**
+ * The controller's API calls: on the small JSON client whenever the kubeconfig allows (the
+ * syncs' writes, the informers' lists and watches, the lease: src/kube/rest-clients.ts says why),
+ * on client-node for exec/auth-provider plugins, proxies and merged kubeconfigs, imported only
+ * then (src/kube/controller-kube.ts: ~35 MiB of RSS). API mode (docs/apiserver.md): DCs are read
+ * and written in their storage group, never through the aggregated API server.
+ */
+async function controllerKube(opts: ManagerOptions): Promise<ControllerKube> {
+  const kubeOptions = { fieldManager: Component, dcGroup: opts.dcGroup };
+  const restConfig = loadRestConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
+  if (restConfig) return restControllerKube(new RestClient(restConfig, Component), kubeOptions);
+  const [{ loadKubeConfig }, { clientNodeControllerKube }] = await Promise.all([import('./kube/client.js'), import('./kube/controller-client-node.js')]);
+  return clientNodeControllerKube(loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context }), kubeOptions);
+}
+
 /** Runs until a signal or a fatal error; resolves with the process exit code. */
 export async function runManager(opts: ManagerOptions): Promise<number> {
   const batchMs = statusBatchMs(opts.statusBatchSeconds);
@@ -67,27 +80,18 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     throw new Error(`invalid --resync-period ${opts.resyncSeconds}: want seconds >= 1`);
   }
   const log = makeLogger(opts.logLevel, opts.logFormat).child({ version: ControllerVersion });
-  const kc = loadKubeConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
+  const kube = await controllerKube(opts);
   const metrics = new Metrics();
-  // API mode (docs/apiserver.md): DCs are read and written in their storage group, never
-  // through the aggregated API server.
-  const clients = makeClients(kc, { fieldManager: Component, userAgent: Component, dcGroup: opts.dcGroup });
-  // The busy path (what the syncs write through, the informers' lists and watches) goes through
-  // the small JSON client whenever the kubeconfig allows (src/kube/rest-clients.ts says why);
-  // exec/auth-provider plugins, proxies and merged kubeconfigs stay on client-node.
-  const restConfig = loadRestConfig({ kubeconfig: opts.kubeconfig, context: opts.context });
-  const rest = restConfig ? new RestClient(restConfig, Component) : undefined;
-  const lean = rest ? restControllerClients(rest, { fieldManager: Component, dcGroup: opts.dcGroup }) : undefined;
-  const informers = new InformerFactory(kc, clients, {
-    namespace: opts.namespace, resyncMs: opts.resyncSeconds * 1000, log, dcGroup: opts.dcGroup, watch: rest, list: lean?.list,
+  const informers = new InformerFactory({
+    namespace: opts.namespace, resyncMs: opts.resyncSeconds * 1000, log, dcGroup: opts.dcGroup, watch: kube.watch, list: kube.list,
   });
   const ctx: ControllerContext = { workers: opts.workers, log, clock: systemClock, metrics };
   const api = {
-    dcs: metrics.instrument(lean?.deploymentConfigs ?? clients.deploymentConfigs, 'deploymentconfigs'),
-    rcs: metrics.instrument(lean?.replicationControllers ?? clients.replicationControllers, 'replicationcontrollers'),
-    pods: metrics.instrument(lean?.pods ?? clients.pods, 'pods'),
-    events: metrics.instrument(lean?.events ?? clients.events, 'events'),
-    streams: metrics.instrument(new KubeImageStreamClient(clients.customObjects, Component), 'imagestreams'),
+    dcs: metrics.instrument(kube.deploymentConfigs, 'deploymentconfigs'),
+    rcs: metrics.instrument(kube.replicationControllers, 'replicationcontrollers'),
+    pods: metrics.instrument(kube.pods, 'pods'),
+    events: metrics.instrument(kube.events, 'events'),
+    streams: metrics.instrument(kube.imageStreams, 'imagestreams'),
   };
   const recorder = (component: string) => new KubeEventRecorder({ client: api.events, component, host: hostname(), log });
 
@@ -105,7 +109,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
   // Image references to another namespace (docs/image-triggers.md "Cross-namespace references").
   const mode = opts.crossNamespaceImages ?? DefaultCrossNamespaceMode;
   const policyGate = mode === 'admission' && (opts.enableDcController || opts.enableImageTriggerController)
-    ? new AdmissionPolicyGate(kc, opts.crossNamespacePolicy ?? DefaultCrossNamespacePolicy, log.child({ component: 'cross-namespace-images' }), Component, rest)
+    ? new AdmissionPolicyGate(kube.admissionPolicies, opts.crossNamespacePolicy ?? DefaultCrossNamespacePolicy, log.child({ component: 'cross-namespace-images' }))
     : undefined;
   const crossNamespace: CrossNamespaceGate = policyGate ?? (mode === 'allow' ? allowAllCrossNamespace : denyAllCrossNamespace);
 
@@ -123,7 +127,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
   }
   if (opts.enableDeployerController) {
     // Read from caches before every deployer pod (no GETs per rollout), re-created when missing.
-    const access = new DeployerAccessProvisioner(kubeDeployerAccessWriters(kc, Component), {
+    const access = new DeployerAccessProvisioner(kube.deployerAccess, {
       serviceAccounts: informers.informerFor<V1ServiceAccount>(deployerServiceAccounts(opts.deployerServiceAccount)),
       roleBindings: informers.informerFor<V1RoleBinding>(deployerRoleBindings(DeployerRoleBinding)),
     }, systemClock, opts.deployerServiceAccount, opts.manageDeployerAccess !== false);
@@ -136,7 +140,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
       // tagImages hooks of pod-less rollouts write as the namespace's deployer service account,
       // as the deployer pod does: never with this controller's own rights.
       imageStreams: opts.enableImageTriggerController
-        ? deployerImageStreamClients(kc, opts.deployerServiceAccount, Component, {
+        ? deployerImageStreamClients(kube.imageStreamsAs, opts.deployerServiceAccount, {
           wrap: (c) => metrics.instrument(c, 'imagestreams'), before: (namespace) => access.ensure(namespace),
         })
         : undefined,
@@ -150,10 +154,10 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
 
   const identity = `${hostname()}_${randomUUID()}`;
   const elector = opts.leaderElect
-    ? createLeaderElector(kc, {
+    ? new LeaderElector(kube.leases, {
       namespace: opts.leaderElectionNamespace ?? opts.namespace ?? 'default', name: Component, identity,
       log: log.child({ component: 'leader-election' }),
-    }, rest)
+    })
     : undefined;
   let synced = false;
   // A standby replica is ready (it serves probes and waits for the lease); a leader, or a
@@ -166,7 +170,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     const secure = opts.metricsSecure === true;
     server = await startMetricsServer({
       ...bind, secure, certDir: opts.metricsCertDir, log,
-      access: secure && opts.metricsAuth !== false ? new KubeMetricsAccessReview(kc, Component) : undefined,
+      access: secure && opts.metricsAuth !== false ? new KubeMetricsAccessReview(kube.accessReviews) : undefined,
       metrics: async () => ({ contentType: metrics.registry.contentType, body: await metrics.registry.metrics() }),
       ready: isReady,
     });

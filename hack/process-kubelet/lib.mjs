@@ -1,6 +1,7 @@
 // Pure parts of the process kubelet (test infrastructure, see docs/process-kubelet.md):
 // command mapping, environment resolution, status bodies, backoff and deadlines. No I/O here,
 // so test/unit/hack/process-kubelet.test.ts can cover them without a cluster.
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
@@ -138,10 +139,12 @@ export function imageEnv(image, { compileCacheDir }) {
 
 /**
  * The argv that fills a compile cache as the image's build does (Dockerfile: its RUN that imports
- * both bundles), for this repository's bundles; run it with NODE_COMPILE_CACHE set.
+ * the deployer bundle and every file of the CLI's), for this repository's bundles; run it with
+ * NODE_COMPILE_CACHE set.
  */
 export function compileCacheWarmup({ nodePath, repoDir }) {
-  const bundles = ['dist/deployer.cjs', 'dist/dcctl.mjs'].map((f) => JSON.stringify(pathToFileURL(path.join(repoDir, f)).href));
+  const cli = readdirSync(path.join(repoDir, 'dist')).filter((f) => /^dcctl.*\.mjs$/.test(f)).sort().map((f) => `dist/${f}`);
+  const bundles = ['dist/deployer.cjs', ...cli].map((f) => JSON.stringify(pathToFileURL(path.join(repoDir, f)).href));
   return [nodePath, '--input-type=module', '-e', bundles.map((b) => `await import(${b});`).join(' ')];
 }
 

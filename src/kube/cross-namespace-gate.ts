@@ -8,18 +8,29 @@
  * namespace are refused rather than followed unchecked. Listeners hear about every change of the
  * state, so the controllers re-sync what it affects at once instead of at the next resync.
  */
-import {
-  AdmissionregistrationV1Api, type KubeConfig, type V1ValidatingAdmissionPolicy, type V1ValidatingAdmissionPolicyBinding,
-} from '@kubernetes/client-node';
+import type { V1ValidatingAdmissionPolicy, V1ValidatingAdmissionPolicyBinding } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { isNotFound } from '../controller/errors.js';
 import {
   admissionRefusal, policyState, type CrossNamespaceGate, type PolicyState, type ReferringObject,
 } from '../image/cross-namespace.js';
 import { errorMessage } from '../util/error-message.js';
-import { makeApiClient } from './client.js';
-import { wrapApi } from './errors.js';
 import type { RestClient } from './rest.js';
+
+/** The two reads the gate makes; each rejects with an ApiError (404 when the object is not there). */
+export interface AdmissionPolicyReads {
+  policy(name: string): Promise<V1ValidatingAdmissionPolicy>;
+  binding(name: string): Promise<V1ValidatingAdmissionPolicyBinding>;
+}
+
+/** The reads on the small JSON client (every interval: cheaper than client-node's). */
+export function restAdmissionPolicyReads(rest: RestClient): AdmissionPolicyReads {
+  const group = '/apis/admissionregistration.k8s.io/v1';
+  return {
+    policy: (name) => rest.request<V1ValidatingAdmissionPolicy>('GET', `${group}/validatingadmissionpolicies/${encodeURIComponent(name)}`),
+    binding: (name) => rest.request<V1ValidatingAdmissionPolicyBinding>('GET', `${group}/validatingadmissionpolicybindings/${encodeURIComponent(name)}`),
+  };
+}
 
 /** How long a state read successfully is kept while reads fail (API server restarts, throttling). */
 const StaleStateMs = 60_000;
@@ -29,16 +40,12 @@ const stateKey = (s: PolicyState): string => (s.inForce ? `in force since ${s.si
 export class AdmissionPolicyGate implements CrossNamespaceGate {
   private state: PolicyState = { inForce: false, reason: 'the admission policy has not been read yet' };
   private timer?: NodeJS.Timeout;
-  private readonly api: AdmissionregistrationV1Api;
   private readonly listeners: Array<() => void> = [];
   /** Whether the state was read once: the first read is no change to announce. */
   private read0 = false;
   private lastReadMs = 0;
 
-  /** `rest`: read through the controller's small JSON client instead of client-node (cheaper, every interval). */
-  constructor(kc: KubeConfig, private readonly policyName: string, private readonly log: Logger, userAgent?: string, private readonly rest?: RestClient) {
-    this.api = makeApiClient(kc, AdmissionregistrationV1Api, { userAgent });
-  }
+  constructor(private readonly reads: AdmissionPolicyReads, private readonly policyName: string, private readonly log: Logger) {}
 
   /** Reads the policy once now (so the first syncs decide on it), then every `intervalMs`. */
   async start(intervalMs = 10_000): Promise<void> {
@@ -89,20 +96,14 @@ export class AdmissionPolicyGate implements CrossNamespaceGate {
     const name = this.policyName;
     const orUndefined = async <T>(p: Promise<T>): Promise<T | undefined> => {
       try {
-        return await wrapApi(p);
+        return await p;
       } catch (err) {
         if (isNotFound(err)) return undefined;
         throw err;
       }
     };
-    const rest = this.rest;
-    const group = '/apis/admissionregistration.k8s.io/v1';
-    const policy = await orUndefined(rest
-      ? rest.request<V1ValidatingAdmissionPolicy>('GET', `${group}/validatingadmissionpolicies/${encodeURIComponent(name)}`)
-      : this.api.readValidatingAdmissionPolicy({ name }));
-    const binding = !policy ? undefined : await orUndefined(rest
-      ? rest.request<V1ValidatingAdmissionPolicyBinding>('GET', `${group}/validatingadmissionpolicybindings/${encodeURIComponent(name)}`)
-      : this.api.readValidatingAdmissionPolicyBinding({ name }));
+    const policy = await orUndefined(this.reads.policy(name));
+    const binding = !policy ? undefined : await orUndefined(this.reads.binding(name));
     return policyState(name, policy, binding);
   }
 }

@@ -16,13 +16,12 @@
  * provisioned by one call at a time, so rollouts starting together in a new namespace create each
  * object once (no 409s).
  */
-import { CoreV1Api, RbacAuthorizationV1Api, type KubeConfig, type V1RoleBinding, type V1ServiceAccount } from '@kubernetes/client-node';
+import type { V1RoleBinding, V1ServiceAccount } from '@kubernetes/client-node';
 import { DeployerAccessMissingError, isAlreadyExists } from '../controller/errors.js';
 import { DefaultMutationTtlMs } from '../controller/mutation-cache.js';
 import type { Clock, SharedInformer } from '../controller/ports.js';
-import { makeApiClient } from './client.js';
-import { wrapApi } from './errors.js';
-import { toPlain } from './plain.js';
+import type { RestClient } from './rest.js';
+import { corePath } from './rest-paths.js';
 
 export const DeployerClusterRole = 'system:deployer';
 export const DeployerRoleBinding = 'system:deployers';
@@ -82,13 +81,12 @@ export interface DeployerAccessWriters {
   createRoleBinding(namespace: string, body: V1RoleBinding): Promise<V1RoleBinding>;
 }
 
-/** The writers on the cluster of `kc`, as plain objects. */
-export function kubeDeployerAccessWriters(kc: KubeConfig, userAgent?: string): DeployerAccessWriters {
-  const core = makeApiClient(kc, CoreV1Api, { userAgent });
-  const rbac = makeApiClient(kc, RbacAuthorizationV1Api, { userAgent });
+/** The writers on the small JSON client. */
+export function restDeployerAccessWriters(rest: RestClient): DeployerAccessWriters {
   return {
-    createServiceAccount: async (namespace, body) => toPlain(await wrapApi(core.createNamespacedServiceAccount({ namespace, body }))),
-    createRoleBinding: async (namespace, body) => toPlain(await wrapApi(rbac.createNamespacedRoleBinding({ namespace, body }))),
+    createServiceAccount: (namespace, body) => rest.request<V1ServiceAccount>('POST', corePath(namespace, 'serviceaccounts'), { body }),
+    createRoleBinding: (namespace, body) =>
+      rest.request<V1RoleBinding>('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/rolebindings`, { body }),
   };
 }
 
@@ -150,12 +148,14 @@ export class DeployerAccessProvisioner {
     // Already there (created by someone else since our cache looked): the cache will show it.
     const ignoreExists = (err: unknown) => { if (!isAlreadyExists(err)) throw err; };
     if (missing.includes(this.saText())) {
-      const sa = await this.writers.createServiceAccount(namespace, { metadata: { name: this.serviceAccount, labels: managedBy } })
+      const sa = await this.writers.createServiceAccount(namespace, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: this.serviceAccount, labels: managedBy } })
         .catch(ignoreExists);
       if (sa) this.serviceAccounts.remember(sa);
     }
     if (missing.includes(this.rbText())) {
       const rb = await this.writers.createRoleBinding(namespace, {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
         metadata: { name: DeployerRoleBinding, labels: managedBy },
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: DeployerClusterRole },
         subjects: [{ kind: 'ServiceAccount', name: this.serviceAccount, namespace }],

@@ -5,7 +5,6 @@
  * plain JSON objects, patches with their own Content-Type.
  */
 import type { CoreV1Event, V1Pod, V1ReplicationController } from '@kubernetes/client-node';
-import { ImageGroup, ImageStreamPlural, ImageVersion, type ImageStream } from '../apis/imagestream.js';
 import type { EventClient, PatchType, PodClient } from '../controller/ports.js';
 import type { DeployerDeps, DeployerRcClient, PodLogs } from '../deployer/ports.js';
 import { systemDeployerClock } from '../deployer/ports.js';
@@ -14,7 +13,8 @@ import { KubeDeployerWatchers, type DeployerLists, type ListAnswer } from './dep
 import { PatchContentTypes } from '../util/patch-content-types.js';
 import { watchRcWarnings } from './rc-warnings.js';
 import type { RestClient } from './rest.js';
-import { corePath as core, named } from './rest-paths.js';
+import { restImageStreamClient } from './rest-imagestreams.js';
+import { corePath as core } from './rest-paths.js';
 
 /** Everything `dcctl deploy` needs, on one RestClient. */
 export interface RestDeployerPorts {
@@ -31,8 +31,6 @@ export function restDeployerPorts(rest: RestClient): RestDeployerPorts {
     rest.request<ListAnswer<T>>('GET', path, { query: selector });
   const patch = <T>(path: string, body: unknown, type: PatchType): Promise<T> =>
     rest.request<T>('PATCH', path, { body, contentType: PatchContentTypes[type] });
-  const streams = (namespace: string, name?: string, sub?: string): string =>
-    `/apis/${ImageGroup}/${ImageVersion}/namespaces/${encodeURIComponent(namespace)}/${ImageStreamPlural}${name === undefined ? '' : `/${encodeURIComponent(name)}`}${sub ? `/${sub}` : ''}`;
 
   return {
     rcs: {
@@ -64,18 +62,7 @@ export function restDeployerPorts(rest: RestClient): RestDeployerPorts {
     logs: {
       follow: (namespace, pod, container, out) => rest.stream(core(namespace, 'pods', pod, 'log'), { container, follow: true }, out),
     },
-    imageStreams: {
-      get: (namespace, name) => rest.request<ImageStream>('GET', streams(namespace, name)),
-      create: (namespace, stream) => rest.request<ImageStream>('POST', streams(namespace), { body: stream }),
-      update: (stream) => {
-        const { name, namespace } = named(stream);
-        return rest.request<ImageStream>('PUT', streams(namespace, name), { body: stream });
-      },
-      updateStatus: (stream) => {
-        const { name, namespace } = named(stream);
-        return rest.request<ImageStream>('PUT', streams(namespace, name, 'status'), { body: stream });
-      },
-    },
+    imageStreams: restImageStreamClient(rest),
   };
 }
 

@@ -2,8 +2,20 @@
  * Converts client-node failures into the controller's typed `ApiError`, so sync code can use
  * `isNotFound`/`isConflict`/… from controller/errors.ts without knowing the HTTP library.
  */
-import { ApiException } from '@kubernetes/client-node';
+import type { ApiException } from '@kubernetes/client-node';
 import { ApiError } from '../controller/errors.js';
+
+/**
+ * client-node's ApiException, recognised by its shape (a numeric HTTP `code`, the answer's `body`
+ * and `headers`) rather than by its class: importing the class would load all of client-node
+ * into the controller, which talks through src/kube/rest.ts and loads client-node only for the
+ * kubeconfigs that need it (design.md §1.1). Node's system errors carry a string `code`.
+ */
+function isApiException(err: unknown): err is ApiException<unknown> {
+  if (!(err instanceof Error)) return false;
+  const e = err as Error & { code?: unknown; headers?: unknown };
+  return typeof e.code === 'number' && 'body' in e && typeof e.headers === 'object' && e.headers !== null;
+}
 
 interface StatusFields {
   reason?: string;
@@ -41,7 +53,7 @@ function pick(s: Record<string, unknown>): StatusFields {
  */
 export function toApiError(err: unknown): unknown {
   if (err instanceof ApiError) return err;
-  if (err instanceof ApiException) {
+  if (isApiException(err)) {
     const code = typeof err.code === 'number' ? err.code : 0;
     const s = parseStatus(err.body);
     return new ApiError(s.message ?? s.raw ?? `HTTP ${code}`, code, s.reason, { cause: err });

@@ -1,6 +1,8 @@
 /**
  * ImageStreams (crds/imagestream.yaml) through CustomObjectsApi, with the contract of
- * clients.ts: ApiError on failure, plain JSON results, fieldManager on writes.
+ * clients.ts: ApiError on failure, plain JSON results, fieldManager on writes. For `dcctl tag`,
+ * and for the controller and the deployer when their kubeconfig needs client-node; otherwise
+ * they use src/kube/rest-imagestreams.ts.
  */
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { ImageGroup, ImageStreamPlural, ImageVersion, type ImageStream } from '../apis/imagestream.js';
@@ -46,46 +48,17 @@ export class KubeImageStreamClient implements ImageStreamClient {
   }
 }
 
-/**
- * ImageStream clients that act as the deployer service account `serviceAccount` of a namespace
- * (impersonation), one per namespace: what pod-less rollouts (design.md §6.8) use for tagImages
- * hooks. A hook's `to.namespace` comes from the DC, which anyone who may edit DCs writes; with the
- * controller's own cluster-wide rights, a DC in A could have overwritten any image stream tag in
- * any namespace B (and so rolled its image out there). As the deployer pod does in the pod mode,
- * the write now has exactly the rights of A's deployer service account. `wrap` instruments each
- * client (metrics).
- */
-export function deployerImageStreamClients(
-  kc: KubeConfig, serviceAccount: string, fieldManager: string | undefined,
-  opts: {
-    wrap?: (c: ImageStreamClient) => ImageStreamClient;
-    /** Runs before each request (the deployer access provisioner: the account must exist and be bound). */
-    before?: (namespace: string) => Promise<unknown>;
-  } = {},
-): (namespace: string) => ImageStreamClient {
-  const wrap = opts.wrap ?? ((c: ImageStreamClient) => c);
-  const before = opts.before ?? (async () => undefined);
-  const clients = new Map<string, ImageStreamClient>();
-  return (namespace) => {
-    let client = clients.get(namespace);
-    if (!client) {
-      const user = kc.getCurrentUser();
-      const as = new KubeConfig();
-      as.loadFromOptions({
-        clusters: kc.clusters,
-        contexts: kc.contexts,
-        currentContext: kc.currentContext,
-        users: kc.users.map((u) => (u.name === user?.name ? { ...u, impersonateUser: `system:serviceaccount:${namespace}:${serviceAccount}` } : u)),
-      });
-      const inner = wrap(new KubeImageStreamClient(as.makeApiClient(CustomObjectsApi), fieldManager));
-      client = {
-        get: async (ns, name) => { await before(namespace); return inner.get(ns, name); },
-        create: async (ns, stream) => { await before(namespace); return inner.create(ns, stream); },
-        update: async (stream) => { await before(namespace); return inner.update(stream); },
-        updateStatus: async (stream) => { await before(namespace); return inner.updateStatus(stream); },
-      };
-      clients.set(namespace, client);
-    }
-    return client;
+/** `clientAs` of deployerImageStreamClients (src/kube/deployer-imagestreams.ts) on the cluster of `kc`. */
+export function impersonatingImageStreamClients(kc: KubeConfig, fieldManager: string | undefined): (user: string) => ImageStreamClient {
+  return (impersonateUser) => {
+    const user = kc.getCurrentUser();
+    const as = new KubeConfig();
+    as.loadFromOptions({
+      clusters: kc.clusters,
+      contexts: kc.contexts,
+      currentContext: kc.currentContext,
+      users: kc.users.map((u) => (u.name === user?.name ? { ...u, impersonateUser } : u)),
+    });
+    return new KubeImageStreamClient(as.makeApiClient(CustomObjectsApi), fieldManager);
   };
 }

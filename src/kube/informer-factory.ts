@@ -7,7 +7,7 @@
  * Controllers ask the factory for the informers they need; `start()` starts exactly those, so a
  * disabled controller costs no cache.
  */
-import type { CoreV1Api, CustomObjectsApi, KubeConfig, KubernetesObject, V1Pod } from '@kubernetes/client-node';
+import type { CoreV1Api, CustomObjectsApi, KubernetesObject, V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { Group, Plural } from '../apis/constants.js';
 import { ImageGroup } from '../apis/imagestream.js';
@@ -23,14 +23,14 @@ export interface InformerFactoryOptions {
   /** Period of the synthetic update for every cached object; 0 disables. */
   readonly resyncMs: number;
   readonly log: Logger;
-  /** Opens the watches (default: client-node's Watch); also the seam for unit tests. */
-  readonly watch?: WatchLike;
+  /** Opens the watches (the small JSON client, or client-node's Watch); also the seam for unit tests. */
+  readonly watch: WatchLike;
   /**
-   * Lists a collection path (the one its informer watches) with the informer's selectors,
-   * e.g. on the controller's small JSON client (src/kube/rest-clients.ts); default: the typed
-   * list calls of the factory's `clients` (listFor).
+   * Lists what an informer watches: `resource` (its selectors) at `path`, its collection path in
+   * the factory's namespace. On the small JSON client by path (src/kube/rest-clients.ts), on
+   * client-node through its typed calls (listFor).
    */
-  readonly list?: (path: string, labelSelector?: string, fieldSelector?: string) => Promise<ListResult<KubernetesObject>>;
+  readonly list: InformerList;
   /**
    * Group that stores DeploymentConfigs (API mode: apps.dcctl.io, docs/apiserver.md). The DC
    * informer lists and watches that group and caches the objects as apps.openshift.io/v1.
@@ -38,7 +38,9 @@ export interface InformerFactoryOptions {
   readonly dcGroup?: string;
 }
 
-/** The list calls the factory needs (the typed clients of src/kube/clients.ts). */
+export type InformerList = (resource: ResourceDescription, namespace: string | undefined, path: string) => Promise<ListResult<KubernetesObject>>;
+
+/** The list calls listFor needs (the typed clients of src/kube/clients.ts). */
 export interface ListClients {
   readonly core: Pick<CoreV1Api,
     'listNamespacedReplicationController' | 'listReplicationControllerForAllNamespaces' | 'listNamespacedPod' | 'listPodForAllNamespaces'
@@ -100,11 +102,7 @@ export function cacheTransformFor(resource: ResourceDescription, publicFromGroup
 export class InformerFactory implements InformerSource {
   private readonly informers = new Map<string, Informer<KubernetesObject>>();
 
-  constructor(
-    private readonly kc: KubeConfig,
-    private readonly clients: ListClients,
-    private readonly opts: InformerFactoryOptions,
-  ) {}
+  constructor(private readonly opts: InformerFactoryOptions) {}
 
   /**
    * The informer for `resource` (the same one for the same description). `indexers` can only be
@@ -120,12 +118,12 @@ export class InformerFactory implements InformerSource {
     let informer = this.informers.get(key);
     if (informer && opts.indexers) throw new Error(`informer for ${key} already exists: indexers must come with the first request`);
     if (!informer) {
-      const rawList = this.opts.list;
-      informer = createInformer<KubernetesObject>(this.kc, {
+      const { list, namespace } = this.opts;
+      informer = createInformer<KubernetesObject>({
         path,
         labelSelector: resource.labelSelector,
         fieldSelector: resource.fieldSelector,
-        list: rawList ? () => rawList(path, resource.labelSelector, resource.fieldSelector) : listFor<KubernetesObject>(this.clients, resource, this.opts.namespace),
+        list: () => list(resource, namespace, path),
         resyncMs: this.opts.resyncMs,
         transform: cacheTransformFor(resource, storedElsewhere ? dcGroup : undefined),
         indexers: opts.indexers as Record<string, (obj: KubernetesObject) => string[]> | undefined,

@@ -17,7 +17,7 @@
  * - Cached objects are plain JSON (timestamps are strings, see plain.ts) and READ-ONLY.
  * - `delete` handlers receive the last known state of the object.
  */
-import { Watch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { Lister } from '../controller/ports.js';
 import { isGone, type ApiError } from '../controller/errors.js';
@@ -63,8 +63,11 @@ export interface InformerOptions<T extends KubernetesObject> {
   /** How long 429/503 "not ready yet" answers are logged at debug only (informer-failures.ts). @default 20000 */
   readonly notReadyQuietMs?: number;
   readonly log: Logger;
-  /** @default new Watch(kc) */
-  readonly watch?: WatchLike;
+  /**
+   * Opens the watches: the small JSON client's (src/kube/rest.ts) or client-node's `Watch`, which
+   * the caller builds, so that this module loads no client-node (design.md §1.1).
+   */
+  readonly watch: WatchLike;
   /**
    * Applied to every listed or watched object before it is cached (client-go's
    * `SetTransform`): drop what no controller reads, so the cache holds less. Must return a
@@ -102,8 +105,8 @@ export interface Informer<T extends KubernetesObject> extends Lister<T> {
 }
 
 /** Creates an informer; handlers registered before `start()` see the initial adds. */
-export function createInformer<T extends KubernetesObject>(kc: KubeConfig, opts: InformerOptions<T>): Informer<T> {
-  return new ListWatchInformer<T>(opts.watch ?? new Watch(kc), opts);
+export function createInformer<T extends KubernetesObject>(opts: InformerOptions<T>): Informer<T> {
+  return new ListWatchInformer<T>(opts.watch, opts);
 }
 
 type WatchOutcome =

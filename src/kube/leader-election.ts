@@ -10,10 +10,9 @@
  * are monotonic (`elapsedMs`), as client-go's are: a step of the wall clock (NTP, a resumed VM)
  * neither expires another holder's lease nor makes the leader think it missed its renewals.
  */
-import { CoordinationV1Api, V1MicroTime, type KubeConfig, type V1Lease } from '@kubernetes/client-node';
+import type { V1Lease } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { isNotFound } from '../controller/errors.js';
-import { makeApiClient } from './client.js';
 import type { RestClient } from './rest.js';
 import { sleep } from '../util/sleep.js';
 import { toApiError } from './errors.js';
@@ -53,15 +52,21 @@ export interface LeaderCallbacks {
 }
 
 /**
- * Creates an elector talking to the cluster of `kc`; through `rest` (the controller's small JSON
- * client) when given: a renew every retry period through client-node's serializer and node-fetch
- * was most of an idle controller's CPU.
+ * A Lease time (metav1.MicroTime): RFC 3339 with microseconds, as client-node's V1MicroTime
+ * writes it, whose serializer expects one; this module does not import client-node, which the
+ * controller loads only for the kubeconfigs that need it (design.md §1.1).
  */
-export function createLeaderElector(kc: KubeConfig, opts: LeaderElectorOptions, rest?: RestClient): LeaderElector {
-  return new LeaderElector(rest ? restLeaseApi(rest) : makeApiClient(kc, CoordinationV1Api), opts);
+class MicroTime extends Date {
+  override toISOString(): string {
+    return `${super.toISOString().slice(0, -1)}000Z`;
+  }
 }
 
-/** The Lease calls on the small JSON client (plain JSON: its times are strings, not Dates). */
+/**
+ * The Lease calls on the small JSON client (plain JSON: its times are strings, not Dates): a renew
+ * every retry period through client-node's serializer and node-fetch was most of an idle
+ * controller's CPU.
+ */
 export function restLeaseApi(rest: RestClient): LeaseApi {
   const path = (namespace: string, name?: string): string =>
     `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
@@ -195,12 +200,12 @@ export class LeaderElector {
     }
   }
 
-  private spec(transitions: number, acquireTime: V1MicroTime, now: number): NonNullable<V1Lease['spec']> {
+  private spec(transitions: number, acquireTime: MicroTime, now: number): NonNullable<V1Lease['spec']> {
     return {
       holderIdentity: this.opts.identity,
       leaseDurationSeconds: Math.ceil(this.leaseDurationMs / 1000),
       acquireTime,
-      renewTime: new V1MicroTime(now),
+      renewTime: new MicroTime(now),
       leaseTransitions: transitions,
     };
   }
@@ -229,7 +234,7 @@ export class LeaderElector {
     } catch (e) {
       const err = toApiError(e);
       if (!isNotFound(err)) throw err;
-      const body: V1Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec: this.spec(0, new V1MicroTime(now), now) };
+      const body: V1Lease = { apiVersion: 'coordination.k8s.io/v1', kind: 'Lease', metadata: { name, namespace }, spec: this.spec(0, new MicroTime(now), now) };
       this.lease = await this.api.createNamespacedLease({ namespace, body });
       this.observe(this.lease, elapsedMs());
       return true;
@@ -255,7 +260,7 @@ export class LeaderElector {
     const spec = current.spec ?? {};
     const isHolder = (spec.holderIdentity ?? '') === this.opts.identity;
     const transitions = spec.leaseTransitions ?? 0;
-    const acquireTime = isHolder && spec.acquireTime ? new V1MicroTime(new Date(spec.acquireTime).getTime()) : new V1MicroTime(now);
+    const acquireTime = isHolder && spec.acquireTime ? new MicroTime(new Date(spec.acquireTime).getTime()) : new MicroTime(now);
     return {
       apiVersion: 'coordination.k8s.io/v1',
       kind: 'Lease',
@@ -308,8 +313,8 @@ export class LeaderElector {
           spec: {
             holderIdentity: '',
             leaseDurationSeconds: 1,
-            acquireTime: new V1MicroTime(now),
-            renewTime: new V1MicroTime(now),
+            acquireTime: new MicroTime(now),
+            renewTime: new MicroTime(now),
             leaseTransitions: lease.spec?.leaseTransitions ?? 0,
           },
         },

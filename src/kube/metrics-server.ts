@@ -17,10 +17,9 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer } from 'node:https';
 import path from 'node:path';
-import { AuthenticationV1Api, AuthorizationV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { V1SubjectAccessReview, V1TokenReview } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { makeApiClient } from './client.js';
-import { wrapApi } from './errors.js';
+import type { RestClient } from './rest.js';
 
 /** Whether the bearer token's user may read /metrics. */
 export interface MetricsAccessReview {
@@ -125,28 +124,36 @@ export function metricsHandler(opts: MetricsServerOptions): (req: IncomingMessag
   };
 }
 
+/** The two reviews the check creates; each rejects with an ApiError. */
+export interface AccessReviewApi {
+  createTokenReview(body: V1TokenReview): Promise<V1TokenReview>;
+  createSubjectAccessReview(body: V1SubjectAccessReview): Promise<V1SubjectAccessReview>;
+}
+
+/** The reviews on the small JSON client. */
+export function restAccessReviewApi(rest: RestClient): AccessReviewApi {
+  return {
+    createTokenReview: (body) => rest.request<V1TokenReview>('POST', '/apis/authentication.k8s.io/v1/tokenreviews', { body }),
+    createSubjectAccessReview: (body) => rest.request<V1SubjectAccessReview>('POST', '/apis/authorization.k8s.io/v1/subjectaccessreviews', { body }),
+  };
+}
+
 /** TokenReview + SubjectAccessReview (get /metrics) with the controller's own credentials. */
 export class KubeMetricsAccessReview implements MetricsAccessReview {
-  private readonly authn: AuthenticationV1Api;
-  private readonly authz: AuthorizationV1Api;
-
-  constructor(kc: KubeConfig, userAgent?: string) {
-    this.authn = makeApiClient(kc, AuthenticationV1Api, { userAgent });
-    this.authz = makeApiClient(kc, AuthorizationV1Api, { userAgent });
-  }
+  constructor(private readonly api: AccessReviewApi) {}
 
   async review(token: string): Promise<{ authenticated: boolean; allowed: boolean; user?: string; reason?: string }> {
-    const tr = await wrapApi(this.authn.createTokenReview({ body: { spec: { token } } }));
+    const tr = await this.api.createTokenReview({ apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } });
     const user = tr.status?.user;
     if (!tr.status?.authenticated || !user) return { authenticated: false, allowed: false };
-    const sar = await wrapApi(this.authz.createSubjectAccessReview({
-      body: {
-        spec: {
-          user: user.username, groups: user.groups, uid: user.uid, extra: user.extra,
-          nonResourceAttributes: { path: '/metrics', verb: 'get' },
-        },
+    const sar = await this.api.createSubjectAccessReview({
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: {
+        user: user.username, groups: user.groups, uid: user.uid, extra: user.extra,
+        nonResourceAttributes: { path: '/metrics', verb: 'get' },
       },
-    }));
+    });
     return { authenticated: true, allowed: sar.status?.allowed === true, user: user.username, reason: sar.status?.reason };
   }
 }

@@ -6,13 +6,13 @@
  * of a slimmed deployer pod (the deployer controller) keeps the stored spec.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { CoreV1Api, type V1Pod, type V1ReplicationController } from '@kubernetes/client-node';
+import { CoreV1Api, Watch, type KubernetesObject, type V1Pod, type V1ReplicationController } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { Labels } from '../../src/apis/constants.js';
 import { DeployerPods, ReplicationControllers } from '../../src/apis/resources.js';
 import { loadKubeConfig } from '../../src/kube/client.js';
 import { makeClients } from '../../src/kube/clients.js';
-import { InformerFactory } from '../../src/kube/informer-factory.js';
+import { InformerFactory, listFor } from '../../src/kube/informer-factory.js';
 import { createNamespace, deleteNamespace, waitFor } from '../support/kube.js';
 
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -32,7 +32,7 @@ afterAll(async () => {
 describe('slimmed informer caches', () => {
   it('writes from cached objects keep the fields the caches dropped', async () => {
     const clients = makeClients(kc, { fieldManager: 'dcctl-test' });
-    factory = new InformerFactory(kc, clients, { namespace: ns, resyncMs: 0, log });
+    factory = new InformerFactory({ namespace: ns, resyncMs: 0, log, watch: new Watch(kc), list: (r, namespace) => listFor<KubernetesObject>(clients, r, namespace)() });
     const rcs = factory.informerFor<V1ReplicationController>(ReplicationControllers);
     const pods = factory.informerFor<V1Pod>(DeployerPods);
     await factory.start();

@@ -4,14 +4,15 @@
  * recorder's aggregation, and Lease leader election hand-over.
  */
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { CoordinationV1Api, CoreV1Api, type CoreV1Event, type V1ConfigMap, type V1ReplicationController, type V1Scale } from '@kubernetes/client-node';
+import { CoordinationV1Api, CoreV1Api, Watch, type CoreV1Event, type V1ConfigMap, type V1ReplicationController, type V1Scale } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { isConflict, isNotFound } from '../../src/controller/errors.js';
 import { loadKubeConfig } from '../../src/kube/client.js';
 import { makeClients, type KubeDeploymentConfigClient } from '../../src/kube/clients.js';
 import { KubeEventRecorder } from '../../src/kube/events.js';
 import { createInformer, type Informer } from '../../src/kube/informer.js';
-import { createLeaderElector } from '../../src/kube/leader-election.js';
+import { clientNodeControllerKube } from '../../src/kube/controller-client-node.js';
+import { LeaderElector, restLeaseApi } from '../../src/kube/leader-election.js';
 import { loadRestConfig, RestClient } from '../../src/kube/rest.js';
 import { useNamespace, waitFor } from '../support/kube.js';
 
@@ -28,7 +29,8 @@ describe('informer on ConfigMaps', () => {
     await core.createNamespacedConfigMap({ namespace: space.name, body: { metadata: { name: 'pre', labels: { app: 'x' } }, data: { a: '1' } } });
     await core.createNamespacedConfigMap({ namespace: space.name, body: { metadata: { name: 'other' } } });
     const events: string[] = [];
-    inf = createInformer<V1ConfigMap>(kc, {
+    inf = createInformer<V1ConfigMap>({
+      watch: new Watch(kc),
       path: `/api/v1/namespaces/${space.name}/configmaps`,
       labelSelector: 'app=x',
       list: () => core.listNamespacedConfigMap({ namespace: space.name, labelSelector: 'app=x' }),
@@ -166,8 +168,8 @@ describe('leader election', () => {
     const restConfig = loadRestConfig();
     if (!restConfig) throw new Error('the test kubeconfig should suit the JSON client');
     const timing = { leaseDurationMs: 15_000, renewDeadlineMs: 10_000, retryPeriodMs: 1_000 };
-    const a = createLeaderElector(kc, { namespace: space.name, name: 'dc-controller', identity: 'replica-a', log, ...timing }, new RestClient(restConfig, 'dcctl-test'));
-    const b = createLeaderElector(kc, { namespace: space.name, name: 'dc-controller', identity: 'replica-b', log, ...timing });
+    const a = new LeaderElector(restLeaseApi(new RestClient(restConfig, 'dcctl-test')), { namespace: space.name, name: 'dc-controller', identity: 'replica-a', log, ...timing });
+    const b = new LeaderElector(clientNodeControllerKube(kc, { fieldManager: 'dcctl-test' }).leases, { namespace: space.name, name: 'dc-controller', identity: 'replica-b', log, ...timing });
     const noop = { onStartedLeading: () => undefined, onStoppedLeading: () => undefined };
     const leases = kc.makeApiClient(CoordinationV1Api);
     try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { KubeConfig } from '@kubernetes/client-node';
+import type { KubernetesObject } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { DeployerPods, deployerRoleBindings, deployerServiceAccounts, DeploymentConfigs, ImageStreams, ReplicationControllers } from '../../../src/apis/resources.js';
 import { collectionPath, InformerFactory, listFor, type ListClients } from '../../../src/kube/informer-factory.js';
@@ -74,7 +74,7 @@ describe('InformerFactory', () => {
       },
     };
     const { clients, calls } = recordingClients();
-    const factory = new InformerFactory({} as KubeConfig, clients, { namespace: 'ns', resyncMs: 0, log: pino({ level: 'silent' }), watch });
+    const factory = new InformerFactory({ namespace: 'ns', resyncMs: 0, log: pino({ level: 'silent' }), watch, list: (r, ns) => listFor<KubernetesObject>(clients, r, ns)() });
     const pods = factory.informerFor(DeployerPods);
     expect(factory.informerFor(DeployerPods)).toBe(pods);
     await factory.start();
@@ -92,7 +92,7 @@ describe('InformerFactory', () => {
         return new AbortController();
       },
     };
-    const factory = new InformerFactory({} as KubeConfig, recordingClients().clients, { resyncMs: 0, log: pino({ level: 'silent' }), watch });
+    const factory = new InformerFactory({ resyncMs: 0, log: pino({ level: 'silent' }), watch, list: (r, ns) => listFor<KubernetesObject>(recordingClients().clients, r, ns)() });
     expect(factory.informerFor(deployerServiceAccounts('a'))).not.toBe(factory.informerFor(deployerServiceAccounts('b')));
     factory.informerFor(deployerRoleBindings('system:deployers'));
     await factory.start();

@@ -36,14 +36,13 @@ const cm = (name: string, rv: string, data: Record<string, string> = {}): V1Conf
 });
 
 const log = pino({ level: 'silent' });
-const kc = {} as KubeConfig;
 let informers: Informer<V1ConfigMap>[] = [];
 afterEach(() => { for (const i of informers) i.stop(); informers = []; });
 
 function setup(lists: Array<ListResult<V1ConfigMap> | Error>, extra: { resyncMs?: number; watchdogMs?: number; transform?: (o: V1ConfigMap) => V1ConfigMap; indexers?: Record<string, (o: V1ConfigMap) => string[]> } = {}) {
   const watch = new FakeWatch();
   let listCalls = 0;
-  const inf = createInformer<V1ConfigMap>(kc, {
+  const inf = createInformer<V1ConfigMap>({
     path: '/api/v1/namespaces/ns/configmaps', labelSelector: 'app=x', watchTimeoutSeconds: 60,
     initialBackoffMs: 5, maxBackoffMs: 20, log, watch,
     list: async () => {
