@@ -27,17 +27,41 @@ export class RetriableError extends Error {
   override readonly name = 'RetriableError';
 }
 
-/** An API error carrying the HTTP status and the Status reason, normalised by the kube layer. */
+/** One entry of a Status's `details.causes`: for a 422, a field and what is wrong with it. */
+export interface StatusCause {
+  /** e.g. `spec.template.spec.containers[0].image` */
+  readonly field?: string;
+  /** e.g. `Required value` */
+  readonly message?: string;
+  /** e.g. `FieldValueRequired` */
+  readonly reason?: string;
+}
+
+/**
+ * An API error carrying the HTTP status, the Status reason and its causes, normalised by the kube
+ * layer.
+ */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  readonly causes: readonly StatusCause[];
   constructor(
     message: string,
     readonly code: number,
     readonly reason?: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; causes?: readonly StatusCause[] },
   ) {
     super(message, options);
+    this.causes = options?.causes ?? [];
   }
+}
+
+/** The `details.causes` of a Status object (anything else: none), keeping only string fields. */
+export function statusCausesOf(status: unknown): StatusCause[] {
+  const details = (status as { details?: { causes?: unknown } } | null | undefined)?.details;
+  if (!Array.isArray(details?.causes)) return [];
+  const text = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+  return details.causes.filter((c): c is Record<string, unknown> => c !== null && typeof c === 'object')
+    .map((c) => ({ field: text(c['field']), message: text(c['message']), reason: text(c['reason']) }));
 }
 
 export const isNotFound = (err: unknown): boolean => err instanceof ApiError && err.code === 404;

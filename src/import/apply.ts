@@ -11,7 +11,7 @@
  * 3. (not with --dry-run=server) Apply for real, Namespaces first, then in input order. A failure
  *    here (a race with another writer, a quota) is reported for that object and the rest continue.
  */
-import { isInvalid, isNotFound } from '../controller/errors.js';
+import { ApiError, isInvalid, isNotFound } from '../controller/errors.js';
 import { errorMessage, userMessage } from '../util/error-message.js';
 import { replicationControllerProbe } from '../apps/template-probe.js';
 import type { ImportEntry, KubeObject } from './types.js';
@@ -67,9 +67,12 @@ async function templateRefusal(applier: ObjectApplier, dc: KubeObject, entry: Im
     await applier.create(probe as KubeObject, true);
     return undefined;
   } catch (err) {
-    if (!isInvalid(err)) return undefined;
-    const causes = errorMessage(err).replace(/^ReplicationController "[^"]*" is invalid: /, '');
-    return `DeploymentConfig.apps.openshift.io "${entry.name || entry.generateName || ''}" is invalid: ${causes} `
+    if (!isInvalid(err) || !(err instanceof ApiError)) return undefined;
+    // The Status's causes, as kube-apiserver words a field list (`field: what`, several in
+    // brackets); without them the server's whole message, which names the probe RC.
+    const causes = err.causes.map((c) => (c.field ? `${c.field}: ${c.message ?? ''}` : c.message ?? ''));
+    const what = causes.length === 0 ? `the server said: ${errorMessage(err)}` : causes.length === 1 ? causes[0] : `[${causes.join(', ')}]`;
+    return `DeploymentConfig.apps.openshift.io "${entry.name || entry.generateName || ''}" is invalid: ${what} `
       + "(its pod template, checked as the template of the ReplicationControllers it makes: none of them could be created; OpenShift's API checked a DeploymentConfig's template the same way)";
   }
 }

@@ -3,7 +3,7 @@
  * `isNotFound`/`isConflict`/… from controller/errors.ts without knowing the HTTP library.
  */
 import type { ApiException } from '@kubernetes/client-node';
-import { ApiError } from '../controller/errors.js';
+import { ApiError, statusCausesOf, type StatusCause } from '../controller/errors.js';
 
 /**
  * client-node's ApiException, recognised by its shape (a numeric HTTP `code`, the answer's `body`
@@ -20,6 +20,7 @@ function isApiException(err: unknown): err is ApiException<unknown> {
 interface StatusFields {
   reason?: string;
   message?: string;
+  causes?: StatusCause[];
 }
 
 function parseStatus(body: unknown): StatusFields & { raw?: string } {
@@ -41,6 +42,7 @@ function pick(s: Record<string, unknown>): StatusFields {
   return {
     reason: typeof s['reason'] === 'string' && s['reason'] !== '' ? s['reason'] : undefined,
     message: typeof s['message'] === 'string' && s['message'] !== '' ? s['message'] : undefined,
+    causes: statusCausesOf(s),
   };
 }
 
@@ -56,7 +58,7 @@ export function toApiError(err: unknown): unknown {
   if (isApiException(err)) {
     const code = typeof err.code === 'number' ? err.code : 0;
     const s = parseStatus(err.body);
-    return new ApiError(s.message ?? s.raw ?? `HTTP ${code}`, code, s.reason, { cause: err });
+    return new ApiError(s.message ?? s.raw ?? `HTTP ${code}`, code, s.reason, { cause: err, causes: s.causes });
   }
   const statusCode = err instanceof Error ? (err as Error & { statusCode?: unknown }).statusCode : undefined;
   if (err instanceof Error && typeof statusCode === 'number') {

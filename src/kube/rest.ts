@@ -17,7 +17,7 @@ import { createRequire } from 'node:module';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join } from 'node:path';
 import type * as Yaml from 'js-yaml';
-import { ApiError } from '../controller/errors.js';
+import { ApiError, statusCausesOf } from '../controller/errors.js';
 import { KubeConfigError, type LoadKubeConfigOptions } from './config-errors.js';
 
 // require(), not import: Node 26 builds node:http's ES module facade by reading every export,
@@ -346,5 +346,5 @@ export function statusError(code: number, text: string): ApiError {
   }
   const message = typeof status?.message === 'string' && status.message !== '' ? status.message : text.slice(0, 200).trim() || `HTTP ${code}`;
   const reason = typeof status?.reason === 'string' && status.reason !== '' ? status.reason : undefined;
-  return new ApiError(message, code, reason);
+  return new ApiError(message, code, reason, { causes: statusCausesOf(status) });
 }

@@ -40,20 +40,25 @@ const cm = (name: string, ns?: string) => `---\napiVersion: v1\nkind: ConfigMap\
 describe('applyEntries: the pod template of a DC, checked as its ReplicationControllers will be', () => {
   const dc = (name: string, container: string, triggers = '') => `---\napiVersion: apps.openshift.io/v1\nkind: DeploymentConfig\nmetadata: {name: ${name}}\n`
     + `spec:\n  selector: {app: ${name}}\n  template:\n    metadata: {labels: {app: ${name}}}\n    spec:\n      containers: [${container}]\n${triggers}`;
-  function probingCluster(refuse: (rc: KubeObject) => string | undefined) {
+  function probingCluster(refuse: (rc: KubeObject) => Array<[string, string]> | undefined) {
     const probes: KubeObject[] = [];
     const { applier, calls } = fakeCluster();
     applier.create = async (obj: KubeObject) => {
       probes.push(obj);
       const why = refuse(obj);
-      if (why) throw new ApiError(`ReplicationController "${String((obj.metadata as Record<string, unknown>)['generateName'])}q8x2z" is invalid: ${why}`, 422, 'Invalid');
+      if (why) {
+        const causes = why.map(([field, message]) => ({ field, message, reason: 'FieldValueInvalid' }));
+        const list = why.map(([field, message]) => `${field}: ${message}`);
+        throw new ApiError(`ReplicationController "${String((obj.metadata as Record<string, unknown>)['generateName'])}q8x2z" is invalid: `
+          + `${list.length === 1 ? list[0] : `[${list.join(', ')}]`}`, 422, 'Invalid', { causes });
+      }
       return obj;
     };
     return { applier, calls, probes };
   }
 
   it('dry-runs each DC\'s template as an RC after the DC itself; a refusal stops the import naming the DC and the field, and nothing is written', async () => {
-    const { applier, calls, probes } = probingCluster((rc) => (JSON.stringify(rc).includes('"name":""') ? 'spec.template.spec.containers[0].env[0].valueFrom.secretKeyRef.name: Invalid value: "": a lowercase RFC 1123 subdomain must consist of ...' : undefined));
+    const { applier, calls, probes } = probingCluster((rc) => (JSON.stringify(rc).includes('"name":""') ? [['spec.template.spec.containers[0].env[0].valueFrom.secretKeyRef.name', 'Invalid value: "": a lowercase RFC 1123 subdomain must consist of ...']] : undefined));
     const s = await applyEntries(entries(dc('good', '{name: c, image: nginx}') + dc('bad', '{name: c, image: nginx, env: [{name: P, valueFrom: {secretKeyRef: {name: "", key: p}}}]}') + cm('a')), applier, { namespace: 'team', dryRun: false });
     expect(s.stoppedBeforeApply).toBe(true);
     expect(calls.every((c) => c.dryRun)).toBe(true);
@@ -65,6 +70,21 @@ describe('applyEntries: the pod template of a DC, checked as its ReplicationCont
     ]);
     expect(probes.map((p) => [p.kind, (p.metadata as Record<string, unknown>)['generateName'], (p.metadata as Record<string, unknown>)['namespace'], (p['spec'] as Record<string, unknown>)['replicas']]))
       .toEqual([['ReplicationController', 'good-', 'team', 0], ['ReplicationController', 'bad-', 'team', 0]]);
+  });
+
+  it('lists several refused fields as kube-apiserver does, and without causes quotes the server whole', async () => {
+    const refusal = async (throwIt: () => never) => {
+      const { applier } = fakeCluster();
+      applier.create = async () => throwIt();
+      const s = await applyEntries(entries(dc('web', '{name: c, image: nginx}')), applier, { namespace: 'team', dryRun: true });
+      return s.outcomes[0]?.message?.replace(/ \(its pod template.*$/, '');
+    };
+    expect(await refusal(() => {
+      throw new ApiError('ReplicationController "web-q8x2z" is invalid: [x, y]', 422, 'Invalid', { causes: [
+        { field: 'spec.template.spec.volumes[0].name', message: 'Required value' }, { field: 'spec.template.spec.containers[0].image', message: 'Required value' }] });
+    })).toBe('DeploymentConfig.apps.openshift.io "web" is invalid: [spec.template.spec.volumes[0].name: Required value, spec.template.spec.containers[0].image: Required value]');
+    expect(await refusal(() => { throw new ApiError('ReplicationController "web-q8x2z" is invalid: something', 422, 'Invalid'); }))
+      .toBe('DeploymentConfig.apps.openshift.io "web" is invalid: the server said: ReplicationController "web-q8x2z" is invalid: something');
   });
 
   it('fills an empty image that an ImageChange trigger sets with OpenShift\'s placeholder, as its validation did; an empty image no trigger sets stays empty', async () => {

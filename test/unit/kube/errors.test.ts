@@ -21,6 +21,11 @@ describe('toApiError', () => {
     expect([isConflict(exists), isAlreadyExists(exists)]).toEqual([false, true]);
   });
 
+  it('keeps the causes of an Invalid Status', () => {
+    const body = JSON.stringify({ kind: 'Status', code: 422, reason: 'Invalid', message: 'm', details: { causes: [{ field: 'spec.x', message: 'Required value', reason: 'FieldValueRequired' }] } });
+    expect(toApiError(new ApiException(422, '', body, {}))).toMatchObject({ causes: [{ field: 'spec.x', message: 'Required value', reason: 'FieldValueRequired' }] });
+  });
+
   it('accepts an object body and a non-JSON body', () => {
     expect(toApiError(new ApiException(422, '', { reason: 'Invalid', message: 'bad' }, {}))).toMatchObject({ code: 422, reason: 'Invalid', message: 'bad' });
     const e = toApiError(new ApiException(404, '', '404 page not found\n', {}));

@@ -76,7 +76,18 @@ describe('statusError', () => {
   });
 
   it('words a non-Status answer by its text', () => {
-    expect(statusError(502, 'bad gateway\n')).toMatchObject({ code: 502, message: 'bad gateway', reason: undefined });
+    expect(statusError(502, 'bad gateway\n')).toMatchObject({ code: 502, message: 'bad gateway', reason: undefined, causes: [] });
+  });
+
+  it('keeps the fields an Invalid Status names, and drops causes that are not objects', () => {
+    const err = statusError(422, JSON.stringify({
+      kind: 'Status', reason: 'Invalid', code: 422, message: 'ReplicationController "x" is invalid: [a: Required value, b: Not found: "v"]',
+      details: { causes: [{ reason: 'FieldValueRequired', message: 'Required value', field: 'a' }, 'junk', null, { message: 'Not found: "v"', field: 'b', extra: 1 }] },
+    }));
+    expect(err.causes).toEqual([
+      { field: 'a', message: 'Required value', reason: 'FieldValueRequired' },
+      { field: 'b', message: 'Not found: "v"', reason: undefined },
+    ]);
   });
 });
 
