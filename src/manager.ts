@@ -62,7 +62,7 @@ export function makeLogger(level: string, format: 'json' | 'pretty'): Logger {
  * The controller's API calls: on the small JSON client whenever the kubeconfig allows (the
  * syncs' writes, the informers' lists and watches, the lease: src/kube/rest-clients.ts says why),
  * on client-node for exec/auth-provider plugins, proxies and merged kubeconfigs, imported only
- * then (src/kube/controller-kube.ts: ~35 MiB of RSS). API mode (docs/apiserver.md): DCs are read
+ * then (src/kube/controller-kube.ts says why). API mode (docs/apiserver.md): DCs are read
  * and written in their storage group, never through the aggregated API server.
  */
 async function controllerKube(opts: ManagerOptions): Promise<ControllerKube> {
