@@ -127,6 +127,23 @@ describe('RestClient', () => {
     }
   });
 
+  it('impersonates only through the client made for it, with the same token', async () => {
+    const seen: http.IncomingHttpHeaders[] = [];
+    const s = await server((req, res) => { seen.push(req.headers); res.end('{}'); });
+    try {
+      const rest = new RestClient({ server: s.url, token: 'secret' }, 'dcctl');
+      const deployer = rest.impersonating('system:serviceaccount:team:deployer');
+      await deployer.request('GET', '/a');
+      await rest.request('GET', '/b');
+      expect(seen.map((h) => [h.authorization, h['impersonate-user']])).toEqual([
+        ['Bearer secret', 'system:serviceaccount:team:deployer'],
+        ['Bearer secret', undefined],
+      ]);
+    } finally {
+      await s.close();
+    }
+  });
+
   it('turns an error answer into an ApiError', async () => {
     const s = await server((_req, res) => {
       res.statusCode = 409;
