@@ -52,9 +52,10 @@ export interface LeaderCallbacks {
 }
 
 /**
- * A Lease time (metav1.MicroTime): RFC 3339 with microseconds, as client-node's V1MicroTime
- * writes it, whose serializer expects one; this module does not import client-node, which the
- * controller loads only for the kubeconfigs that need it (design.md §1.1).
+ * A Lease time as metav1.MicroTime parses it: RFC 3339 with six fractional digits, as
+ * client-node's V1MicroTime writes it (both clients serialize a Date through toISOString). Our
+ * own, because this module must not import client-node, which the controller loads only for the
+ * kubeconfigs that need it (design.md §1.1).
  */
 class MicroTime extends Date {
   override toISOString(): string {
