@@ -2,10 +2,10 @@
  * Clients that tell a MutationCache about every object they wrote, so the listers the syncs read
  * from show our own writes at once (see mutation-cache.ts).
  */
-import type { V1ReplicationController } from '@kubernetes/client-node';
+import type { V1Pod, V1ReplicationController } from '@kubernetes/client-node';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import type { MutationCache } from './mutation-cache.js';
-import type { DeploymentConfigClient, ReplicationControllerClient } from './ports.js';
+import type { DeploymentConfigClient, PodClient, ReplicationControllerClient } from './ports.js';
 
 /** `client` whose create, update and patch responses are recorded in `cache`. */
 export function recordingRcClient(client: ReplicationControllerClient, cache: MutationCache<V1ReplicationController>): ReplicationControllerClient {
@@ -36,5 +36,20 @@ export function recordingDcClient(client: DeploymentConfigClient, cache: Mutatio
     updateStatus: async (dc) => record(await client.updateStatus(dc)),
     update: async (dc) => record(await client.update(dc)),
     patch: async (namespace, name, patch, type) => record(await client.patch(namespace, name, patch, type)),
+  };
+}
+
+/** `client` whose create and patch responses are recorded in `cache`. */
+export function recordingPodClient(client: PodClient, cache: MutationCache<V1Pod>): PodClient {
+  const record = (pod: V1Pod, created = false): V1Pod => {
+    cache.mutated(pod, created);
+    return pod;
+  };
+  return {
+    get: (namespace, name) => client.get(namespace, name),
+    list: (namespace, labelSelector) => client.list(namespace, labelSelector),
+    create: async (namespace, pod) => record(await client.create(namespace, pod), true),
+    patch: async (namespace, name, patch, type) => record(await client.patch(namespace, name, patch, type)),
+    delete: (namespace, name, gracePeriodSeconds) => client.delete(namespace, name, gracePeriodSeconds),
   };
 }

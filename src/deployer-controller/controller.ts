@@ -10,9 +10,11 @@ import { Annotations, Labels } from '../apis/constants.js';
 import { DeployerPods, ReplicationControllers } from '../apis/resources.js';
 import { ActionableError } from '../controller/errors.js';
 import type { ImageStreamClient } from '../image/ports.js';
+import { MutationCache } from '../controller/mutation-cache.js';
 import type {
-  EventClient, EventRecorder, EventSource, InformerSource, Lister, OwnCreates, PodClient, ReplicationControllerClient,
+  Clock, EventClient, EventRecorder, EventSource, InformerSource, Lister, OwnCreates, PodClient, ReplicationControllerClient,
 } from '../controller/ports.js';
+import { recordingPodClient } from '../controller/recording-clients.js';
 import { newController, newQueue, type Controller, type ControllerContext } from '../controller/runner.js';
 import type { WorkQueue } from '../controller/workqueue.js';
 import { objectKey } from '../util/keys.js';
@@ -39,6 +41,18 @@ export interface DeployerControllerClients {
 }
 
 /**
+ * The deployer and hook pods this controller creates or patches, visible to its syncs before
+ * their watch events (a mutation cache over the pod informer, as for RCs). Without it, the sync
+ * that follows our Pending write often ran before the informer had the new deployer pod and
+ * failed with "not in the cache yet" until it had (OpenShift's own retry, kept for pods another
+ * process created: after a restart, the controller's creates are not remembered).
+ */
+export function withOwnPodWrites(pods: Lister<V1Pod>, client: PodClient, clock: Clock): { podLister: Lister<V1Pod>; podClient: PodClient } {
+  const cache = new MutationCache<V1Pod>(pods, clock);
+  return { podLister: cache, podClient: recordingPodClient(client, cache) };
+}
+
+/**
  * `NewDeployerController`: caches RCs and deployer pods, wires their events into a queue and
  * drives each RC's phase; a key dropped after its retries gets OpenShift's FailedRetry event.
  */
@@ -54,8 +68,9 @@ export function newDeployerController(
   const queue = newQueue(ctx, name);
   const inline = new InlineRollouts();
   wireDeployerController({ rcs, pods, rcLister: rcs, queue, inline, ownCreates: clients.ownCreates });
+  const own = withOwnPodWrites(pods, clients.pods, ctx.clock);
   const deps: DeployerSyncDeps = {
-    rcLister: clients.rcLister, podLister: pods, rcClient: clients.rcs, podClient: clients.pods, recorder: clients.recorder,
+    rcLister: clients.rcLister, podLister: own.podLister, rcClient: clients.rcs, podClient: own.podClient, recorder: clients.recorder,
     clock: ctx.clock, log: ctx.log.child({ controller: name }), ensureDeployerAccess: clients.ensureDeployerAccess, options,
     inline, rcsOfDc: clients.rcsOfDc, events: clients.events, imageStreams: clients.imageStreams,
     enqueueAfter: (key, delayMs) => queue.addAfter(key, delayMs),

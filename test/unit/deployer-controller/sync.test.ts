@@ -5,7 +5,9 @@ import type { DeploymentConfig } from '../../../src/apis/deploymentconfig.js';
 import { DecodeError } from '../../../src/apis/encoded.js';
 import { ActionableError, ApiError, DeployerAccessMissingError, FatalError, RetriableError } from '../../../src/controller/errors.js';
 import { makeDeployerPod } from '../../../src/deployer-controller/pod.js';
+import { withOwnPodWrites } from '../../../src/deployer-controller/controller.js';
 import { handleDeployment, onDeployerDropped, syncDeployment, type DeployerSyncDeps } from '../../../src/deployer-controller/sync.js';
+import type { Lister } from '../../../src/controller/ports.js';
 import { FakeClock } from '../../support/clock.js';
 import { newFakeCluster, type Action } from '../../support/fakes.js';
 import { cancel, deployerPod, makeDeployment, okDeploymentConfig, setPhase } from './fixtures.js';
@@ -284,6 +286,22 @@ describe('syncDeployment: Pending and Running', () => {
     expect(annotations[Annotations.Phase]).toBe('Failed');
     expect(annotations[Annotations.StatusReason]).toBe('deployer pod no longer exists');
     expect(h.recorder.events).toEqual([{ object: dcEvent, type: 'Warning', reason: 'Failed', message: 'Deployer pod "config-1-deploy" has gone missing' }]);
+  });
+
+  it('sees the deployer pod it created before the pod informer does: the next sync waits for the pod instead of failing', async () => {
+    const h = harness(rcInPhase('New'));
+    const informerBehind: Lister<V1Pod> = { get: () => undefined, list: () => [] };
+    const own = withOwnPodWrites(informerBehind, h.f.podClient, h.f.clock);
+    const deps: DeployerSyncDeps = { ...h.deps, podLister: own.podLister, podClient: own.podClient };
+    await syncDeployment(deps, 'default/config-1', false);
+    expect(h.podWrites().map((a) => a.verb)).toEqual(['create']);
+    expect(annotationsOf(h.f.rcLister.get('default', 'config-1'))[Annotations.Phase]).toBe('Pending');
+    const writes = h.rcWrites().length;
+    await syncDeployment(deps, 'default/config-1', false);
+    expect(h.rcWrites().length).toBe(writes);
+    expect(annotationsOf(h.f.rcLister.get('default', 'config-1'))[Annotations.Phase]).toBe('Pending');
+    // Reading the informer alone, the same sync had to wait for it with an error (OpenShift's retry).
+    await expect(syncDeployment({ ...h.deps, podLister: informerBehind }, 'default/config-1', false)).rejects.toBeInstanceOf(RetriableError);
   });
 
   it('sends its events to the RC\'s own namespace whatever namespace a forged encoded config names (issue 14 sweep)', async () => {
