@@ -68,7 +68,8 @@ export function patchOptions(type: PatchType): ReturnType<typeof setHeaderOption
   return setHeaderOptions('Content-Type', contentTypes[type]);
 }
 
-async function plain<T>(p: Promise<T>): Promise<T> {
+/** `p`'s answer in plain JSON form, its failure as an ApiError. */
+export async function plain<T>(p: Promise<T>): Promise<T> {
   return toPlain(await wrapApi(p));
 }
 

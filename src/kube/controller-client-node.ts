@@ -4,26 +4,23 @@
  * The manager imports this module only for those, so that no other controller loads client-node.
  */
 import {
-  AdmissionregistrationV1Api, AuthenticationV1Api, AuthorizationV1Api, CoordinationV1Api, CoreV1Api, RbacAuthorizationV1Api,
+  AdmissionregistrationV1Api, AuthenticationV1Api, AuthorizationV1Api, CoordinationV1Api, RbacAuthorizationV1Api,
   Watch, type KubeConfig, type KubernetesObject,
 } from '@kubernetes/client-node';
 import type { ControllerKube, ControllerKubeOptions } from './controller-kube.js';
 import { makeApiClient } from './client.js';
-import { makeClients } from './clients.js';
+import { makeClients, plain } from './clients.js';
 import { wrapApi } from './errors.js';
 import { impersonatingImageStreamClients, KubeImageStreamClient } from './imagestreams.js';
 import { listFor } from './informer-factory.js';
-import { toPlain } from './plain.js';
 
 export function clientNodeControllerKube(kc: KubeConfig, opts: ControllerKubeOptions): ControllerKube {
   const userAgent = opts.fieldManager;
   const clients = makeClients(kc, { fieldManager: opts.fieldManager, userAgent, dcGroup: opts.dcGroup });
-  const core = makeApiClient(kc, CoreV1Api, { userAgent });
   const rbac = makeApiClient(kc, RbacAuthorizationV1Api, { userAgent });
   const admission = makeApiClient(kc, AdmissionregistrationV1Api, { userAgent });
   const authn = makeApiClient(kc, AuthenticationV1Api, { userAgent });
   const authz = makeApiClient(kc, AuthorizationV1Api, { userAgent });
-  const plain = async <T>(p: Promise<T>): Promise<T> => toPlain(await wrapApi(p));
   return {
     deploymentConfigs: clients.deploymentConfigs,
     replicationControllers: clients.replicationControllers,
@@ -32,7 +29,7 @@ export function clientNodeControllerKube(kc: KubeConfig, opts: ControllerKubeOpt
     imageStreams: new KubeImageStreamClient(clients.customObjects, opts.fieldManager),
     imageStreamsAs: impersonatingImageStreamClients(kc, opts.fieldManager),
     deployerAccess: {
-      createServiceAccount: (namespace, body) => plain(core.createNamespacedServiceAccount({ namespace, body })),
+      createServiceAccount: (namespace, body) => plain(clients.core.createNamespacedServiceAccount({ namespace, body })),
       createRoleBinding: (namespace, body) => plain(rbac.createNamespacedRoleBinding({ namespace, body })),
     },
     leases: makeApiClient(kc, CoordinationV1Api),

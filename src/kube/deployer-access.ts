@@ -21,7 +21,7 @@ import { DeployerAccessMissingError, isAlreadyExists } from '../controller/error
 import { DefaultMutationTtlMs } from '../controller/mutation-cache.js';
 import type { Clock, SharedInformer } from '../controller/ports.js';
 import type { RestClient } from './rest.js';
-import { corePath } from './rest-paths.js';
+import { corePath, groupPath } from './rest-paths.js';
 
 export const DeployerClusterRole = 'system:deployer';
 export const DeployerRoleBinding = 'system:deployers';
@@ -86,7 +86,7 @@ export function restDeployerAccessWriters(rest: RestClient): DeployerAccessWrite
   return {
     createServiceAccount: (namespace, body) => rest.request<V1ServiceAccount>('POST', corePath(namespace, 'serviceaccounts'), { body }),
     createRoleBinding: (namespace, body) =>
-      rest.request<V1RoleBinding>('POST', `/apis/rbac.authorization.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/rolebindings`, { body }),
+      rest.request<V1RoleBinding>('POST', groupPath('rbac.authorization.k8s.io', 'v1', namespace, 'rolebindings'), { body }),
   };
 }
 

@@ -14,6 +14,7 @@ import type { V1Lease } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { isNotFound } from '../controller/errors.js';
 import type { RestClient } from './rest.js';
+import { groupPath } from './rest-paths.js';
 import { sleep } from '../util/sleep.js';
 import { toApiError } from './errors.js';
 
@@ -69,8 +70,7 @@ class MicroTime extends Date {
  * controller's CPU.
  */
 export function restLeaseApi(rest: RestClient): LeaseApi {
-  const path = (namespace: string, name?: string): string =>
-    `/apis/coordination.k8s.io/v1/namespaces/${encodeURIComponent(namespace)}/leases${name === undefined ? '' : `/${encodeURIComponent(name)}`}`;
+  const path = (namespace: string, name?: string): string => groupPath('coordination.k8s.io', 'v1', namespace, 'leases', name);
   return {
     readNamespacedLease: ({ name, namespace }) => rest.request<V1Lease>('GET', path(namespace, name)),
     createNamespacedLease: ({ namespace, body }) => rest.request<V1Lease>('POST', path(namespace), { body }),

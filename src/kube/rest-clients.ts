@@ -28,9 +28,7 @@ import type {
 import { PatchContentTypes } from '../util/patch-content-types.js';
 import type { ListResult } from './informer.js';
 import type { RestClient } from './rest.js';
-import { corePath, named } from './rest-paths.js';
-
-const segment = encodeURIComponent;
+import { corePath, groupPath, named } from './rest-paths.js';
 
 /** The ports the controller writes through, and its informers' list call. */
 export interface RestControllerClients {
@@ -60,8 +58,7 @@ export function restControllerClients(rest: RestClient, opts: RestControllerClie
     (await get<{ items?: T[] }>(path, query)).items ?? [];
 
   const group = opts.dcGroup ?? Group;
-  const dcPath = (namespace: string, name: string, sub?: string): string =>
-    `/apis/${group}/${Version}/namespaces/${segment(namespace)}/${Plural}/${segment(name)}${sub ? `/${sub}` : ''}`;
+  const dcPath = (namespace: string, name: string, sub?: string): string => groupPath(group, Version, namespace, Plural, name, sub);
   // As OpenShift's API answered: no null field in the spec (src/apis/nulls.ts).
   const publicDc = async (p: Promise<DeploymentConfig>): Promise<DeploymentConfig> => specWithoutNulls(toPublicApiVersion(await p, group));
 

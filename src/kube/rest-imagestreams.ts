@@ -7,11 +7,10 @@
 import { ImageGroup, ImageStreamPlural, ImageVersion, type ImageStream } from '../apis/imagestream.js';
 import type { ImageStreamClient } from '../image/ports.js';
 import type { RestClient } from './rest.js';
-import { named } from './rest-paths.js';
+import { groupPath, named } from './rest-paths.js';
 
 export function restImageStreamClient(rest: RestClient, fieldManager?: string): ImageStreamClient {
-  const path = (namespace: string, name?: string, sub?: string): string =>
-    `/apis/${ImageGroup}/${ImageVersion}/namespaces/${encodeURIComponent(namespace)}/${ImageStreamPlural}${name === undefined ? '' : `/${encodeURIComponent(name)}`}${sub ? `/${sub}` : ''}`;
+  const path = (namespace: string, name?: string, sub?: string): string => groupPath(ImageGroup, ImageVersion, namespace, ImageStreamPlural, name, sub);
   const query = { fieldManager };
   return {
     get: (namespace, name) => rest.request<ImageStream>('GET', path(namespace, name)),
