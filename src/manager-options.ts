@@ -37,6 +37,13 @@ export interface ManagerOptions {
   readonly leaderElectionNamespace?: string;
   readonly metricsBindAddress: string;
   /**
+   * Address of the admission webhook that judges a DC's pod template as an RC's (docs/webhook.md);
+   * `0` or undefined: not served.
+   */
+  readonly webhookBindAddress?: string;
+  /** With webhookBindAddress: directory with tls.crt and tls.key, read again when they change. */
+  readonly webhookCertDir?: string;
+  /**
    * Image references to another namespace (docs/image-triggers.md "Cross-namespace references"):
    * `admission` follows those admitted by the policy `crossNamespacePolicy` (default), `deny` none,
    * `allow` all.
@@ -80,13 +87,13 @@ export function statusBatchMs(seconds: number | undefined): number {
   return Math.round(s * 1000);
 }
 
-/** `--metrics-bind-address`: `[host]:port`; `0` or empty disables serving. */
-export function parseBindAddress(addr: string): { host?: string; port: number } | undefined {
+/** `--metrics-bind-address` (or `flag`): `[host]:port`; `0` or empty disables serving. */
+export function parseBindAddress(addr: string, flag = '--metrics-bind-address'): { host?: string; port: number } | undefined {
   if (addr === '0' || addr === '') return undefined;
   const idx = addr.lastIndexOf(':');
   const port = Number.parseInt(idx >= 0 ? addr.slice(idx + 1) : addr, 10);
   // `[::1]:8080`: the brackets only delimit an IPv6 address; listen() takes it bare.
   const host = idx > 0 ? addr.slice(0, idx).replace(/^\[(.*)\]$/, '$1') : undefined;
-  if (!Number.isInteger(port) || port <= 0) throw new Error(`invalid --metrics-bind-address "${addr}"`);
+  if (!Number.isInteger(port) || port <= 0) throw new Error(`invalid ${flag} "${addr}"`);
   return host ? { host, port } : { port };
 }

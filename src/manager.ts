@@ -36,6 +36,7 @@ import { InformerFactory } from './kube/informer-factory.js';
 import { LeaderElector } from './kube/leader-election.js';
 import { KubeMetricsAccessReview, startMetricsServer } from './kube/metrics-server.js';
 import { Metrics } from './metrics.js';
+import type { WebhookServer } from './webhook/server.js';
 import { DefaultCrossNamespaceMode, DefaultCrossNamespacePolicy, parseBindAddress, statusBatchMs, type ManagerOptions } from './manager-options.js';
 
 export type { ManagerOptions } from './manager-options.js';
@@ -177,6 +178,19 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
     log.info({ address: opts.metricsBindAddress, https: secure, authorization: secure && opts.metricsAuth !== false }, 'Serving /metrics, /healthz and /readyz');
   }
 
+  // Every replica serves it, leader or standby: it needs no cache, only the dry-run.
+  const webhookBind = parseBindAddress(opts.webhookBindAddress ?? '0', '--webhook-bind-address');
+  let webhook: WebhookServer | undefined;
+  if (webhookBind) {
+    if (!opts.webhookCertDir) throw new Error('--webhook-bind-address needs --webhook-cert-dir (tls.crt and tls.key)');
+    const { startWebhookServer } = await import('./webhook/server.js');
+    webhook = await startWebhookServer({
+      ...webhookBind, certDir: opts.webhookCertDir, dryRunRc: kube.dryRunCreateRc, log,
+      onReview: (outcome) => metrics.webhookReviews.inc({ outcome }),
+    });
+    log.info({ address: opts.webhookBindAddress, certDir: opts.webhookCertDir }, 'Serving the DeploymentConfig admission webhook');
+  }
+
   const startControllers = async () => {
     // Read before the first sync, so it decides on the policy rather than on "not read yet".
     await policyGate?.start();
@@ -202,6 +216,7 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
       if (elector) await elector.release().catch((err: unknown) => log.error({ err }, 'Releasing the lease failed'));
       metrics.leader.set(0);
       await new Promise<void>((r) => (server ? server.close(() => r()) : r()));
+      await webhook?.close();
       log.info('Stopped');
       log.flush?.();
       resolve(code);

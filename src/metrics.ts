@@ -80,6 +80,8 @@ export class Metrics implements ControllerMetrics {
   readonly syncDuration = new Histogram({ name: 'dcctl_sync_duration_seconds', help: 'Duration of one sync by controller and result', labelNames: ['controller', 'result'], buckets: [0.001, 0.005, 0.01, 0.05, 0.1, 0.5, 1, 5], registers: [this.registry] });
   readonly apiErrors = new Counter({ name: 'dcctl_api_errors_total', help: 'Failed API requests by verb, resource and HTTP code', labelNames: ['verb', 'resource', 'code'], registers: [this.registry] });
   readonly apiRequests = new Counter({ name: 'dcctl_api_requests_total', help: 'API requests made through the controllers\' clients, by verb and resource', labelNames: ['verb', 'resource'], registers: [this.registry] });
+  /** Admission reviews of the webhook (docs/webhook.md), by outcome: allowed, denied, unchecked (admitted unjudged). */
+  readonly webhookReviews = new Counter({ name: 'dcctl_webhook_reviews_total', help: 'DeploymentConfig writes the admission webhook reviewed, by outcome', labelNames: ['outcome'], registers: [this.registry] });
   readonly leader = new Gauge({ name: 'dcctl_leader', help: '1 while this replica holds the leader lease', registers: [this.registry] });
 
   constructor() {

@@ -93,6 +93,8 @@ const controllerFlags = <T extends CommonArgs>(c: Argv<T>) => c
   .option('metrics-secure', { type: 'boolean', default: false, describe: 'Serve /metrics over HTTPS, allowing only bearer tokens whose user may get /metrics (TokenReview + SubjectAccessReview)' })
   .option('metrics-auth', { type: 'boolean', default: true, describe: 'With --metrics-secure: check the bearer token (false: HTTPS only)' })
   .option('metrics-cert-dir', { type: 'string', describe: 'With --metrics-secure: directory with tls.crt and tls.key (default: a self-signed certificate made at start)' })
+  .option('webhook-bind-address', { type: 'string', default: '0', describe: 'Address of the admission webhook that refuses a DC whose pod template a ReplicationController cannot have, as OpenShift\'s API did ("0" disables; ":9443" for all interfaces; docs/webhook.md)' })
+  .option('webhook-cert-dir', { type: 'string', describe: 'With --webhook-bind-address: directory with the serving tls.crt and tls.key (read again when they change)' })
   .option('cross-namespace-images', { type: 'string', choices: CrossNamespaceModes, default: DefaultCrossNamespaceMode, describe: 'Image references to another namespace (ImageStream spec tags, ImageChange triggers): follow those the admission policy checked (admission), none (deny), or all (allow: anyone who can write a stream can copy any namespace\'s images)' })
   .option('cross-namespace-policy', { type: 'string', default: DefaultCrossNamespacePolicy, describe: 'With --cross-namespace-images=admission: name of the ValidatingAdmissionPolicy and its binding (deploy/image-policy.yaml)' })
   .option('resync-period', { type: 'number', default: DefaultResyncSeconds, describe: 'Seconds between informer resyncs (every cached object is synced again)' })
@@ -122,6 +124,8 @@ function managerOptions(a: ControllerArgs): ManagerOptions {
     leaderElect: a.leaderElect,
     leaderElectionNamespace: a.leaderElectionNamespace,
     metricsBindAddress: a.metricsBindAddress,
+    webhookBindAddress: a.webhookBindAddress,
+    webhookCertDir: a.webhookCertDir,
     crossNamespaceImages: a.crossNamespaceImages,
     crossNamespacePolicy: a.crossNamespacePolicy,
     metricsSecure: a.metricsSecure,

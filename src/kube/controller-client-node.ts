@@ -5,9 +5,9 @@
  */
 import {
   AdmissionregistrationV1Api, AuthenticationV1Api, AuthorizationV1Api, CoordinationV1Api, RbacAuthorizationV1Api,
-  Watch, type KubeConfig, type KubernetesObject,
+  Watch, type KubeConfig, type KubernetesObject, type V1ReplicationController,
 } from '@kubernetes/client-node';
-import type { ControllerKube, ControllerKubeOptions } from './controller-kube.js';
+import { DryRunIgnoringUnknownFields, type ControllerKube, type ControllerKubeOptions } from './controller-kube.js';
 import { makeApiClient } from './client.js';
 import { makeClients, plain } from './clients.js';
 import { wrapApi } from './errors.js';
@@ -40,6 +40,9 @@ export function clientNodeControllerKube(kc: KubeConfig, opts: ControllerKubeOpt
     accessReviews: {
       createTokenReview: (body) => wrapApi(authn.createTokenReview({ body })),
       createSubjectAccessReview: (body) => wrapApi(authz.createSubjectAccessReview({ body })),
+    },
+    dryRunCreateRc: async (namespace, rc) => {
+      await wrapApi(clients.core.createNamespacedReplicationController({ namespace, body: rc as V1ReplicationController, ...DryRunIgnoringUnknownFields }));
     },
     list: (resource, namespace) => listFor<KubernetesObject>(clients, resource, namespace)(),
     watch: new Watch(kc),

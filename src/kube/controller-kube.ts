@@ -21,7 +21,11 @@ import { restLeaseApi, type LeaseApi } from './leader-election.js';
 import { restAccessReviewApi, type AccessReviewApi } from './metrics-server.js';
 import { restControllerClients } from './rest-clients.js';
 import { restImageStreamClient } from './rest-imagestreams.js';
+import { corePath } from './rest-paths.js';
 import type { RestClient } from './rest.js';
+
+/** The query of a dry-run write whose unknown fields are dropped, not reported. */
+export const DryRunIgnoringUnknownFields = { dryRun: 'All', fieldValidation: 'Ignore' } as const;
 
 export interface ControllerKube {
   readonly deploymentConfigs: DeploymentConfigClient;
@@ -35,6 +39,11 @@ export interface ControllerKube {
   readonly leases: LeaseApi;
   readonly admissionPolicies: AdmissionPolicyReads;
   readonly accessReviews: AccessReviewApi;
+  /**
+   * Dry-run create of an RC (src/apps/template-probe.ts) with unknown fields ignored: how the
+   * admission webhook has kube-apiserver judge a DC's pod template (src/webhook/review.ts).
+   */
+  readonly dryRunCreateRc: (namespace: string, rc: Record<string, unknown>) => Promise<void>;
   /** The informers' lists and watches. */
   readonly list: InformerList;
   readonly watch: WatchLike;
@@ -60,6 +69,9 @@ export function restControllerKube(rest: RestClient, opts: ControllerKubeOptions
     leases: restLeaseApi(rest),
     admissionPolicies: restAdmissionPolicyReads(rest),
     accessReviews: restAccessReviewApi(rest),
+    dryRunCreateRc: async (namespace, rc) => {
+      await rest.request('POST', corePath(namespace, 'replicationcontrollers'), { query: DryRunIgnoringUnknownFields, body: rc });
+    },
     list: (resource, _namespace, path) => lean.list(path, resource.labelSelector, resource.fieldSelector),
     watch: rest,
   };

@@ -1,0 +1,157 @@
+/**
+ * The admission webhook's HTTPS endpoint (docs/webhook.md): `POST /validate-deploymentconfigs`
+ * answers kube-apiserver's AdmissionReviews with reviewDeploymentConfig; `GET /healthz`. Served by
+ * every controller replica, leader or not, from `--webhook-bind-address` with the certificate in
+ * `--webhook-cert-dir`, which is read again when its files change (a rotated Secret).
+ */
+import { readFileSync, statSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:https';
+import path from 'node:path';
+import type { Logger } from 'pino';
+import { errorMessage } from '../util/error-message.js';
+import { jsonNestingDepth, MaxNestingDepth } from '../util/json-depth.js';
+import { admissionRequestOf, admissionReviewOf, BadReviewError, reviewDeploymentConfig, type AdmissionResponse, type RcDryRun } from './review.js';
+
+export const ValidatePath = '/validate-deploymentconfigs';
+
+/**
+ * kube-apiserver takes objects of up to 3 MiB; a review carries the object and, for an update, the
+ * old one, both as JSON. Larger bodies are refused before they are read whole.
+ */
+export const MaxReviewBytes = 8 * 1024 * 1024;
+
+/** How often the certificate files are looked at for a rotation. */
+const CertCheckMs = 60_000;
+
+export interface WebhookServerOptions {
+  readonly host?: string;
+  readonly port: number;
+  /** Holds tls.crt and tls.key. */
+  readonly certDir: string;
+  readonly dryRunRc: RcDryRun;
+  readonly log: Logger;
+  /** Told the outcome of every review (metrics). */
+  readonly onReview?: (outcome: 'allowed' | 'denied' | 'unchecked') => void;
+}
+
+export interface WebhookServer {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+interface CertFiles { cert: Buffer; key: Buffer; stamp: string }
+
+function readCert(dir: string): CertFiles {
+  const certFile = path.join(dir, 'tls.crt');
+  const keyFile = path.join(dir, 'tls.key');
+  const stamp = [certFile, keyFile].map((f) => { const s = statSync(f); return `${s.mtimeMs}:${s.size}`; }).join('|');
+  return { cert: readFileSync(certFile), key: readFileSync(keyFile), stamp };
+}
+
+export async function startWebhookServer(opts: WebhookServerOptions): Promise<WebhookServer> {
+  const log = opts.log.child({ component: 'webhook' });
+  let current = readCert(opts.certDir);
+  const server: Server = createServer({ cert: current.cert, key: current.key }, (req, res) => {
+    handle(req, res, opts, log).catch((err: unknown) => {
+      log.error({ err }, 'webhook request failed');
+      if (!res.headersSent) send(res, 500, { message: errorMessage(err) });
+      else res.destroy();
+    });
+  });
+  server.requestTimeout = 30_000;
+  const rotation = setInterval(() => {
+    try {
+      const next = readCert(opts.certDir);
+      if (next.stamp === current.stamp) return;
+      server.setSecureContext({ cert: next.cert, key: next.key });
+      current = next;
+      log.info({ certDir: opts.certDir }, 'webhook serving certificate reloaded');
+    } catch (err) {
+      // Mid-rotation the pair may not match yet: keep serving the previous one.
+      log.warn({ err: errorMessage(err) }, 'webhook serving certificate not reloaded');
+    }
+  }, CertCheckMs);
+  rotation.unref();
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port, opts.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  return {
+    port: typeof address === 'object' && address ? address.port : opts.port,
+    close: () => new Promise<void>((resolve) => {
+      clearInterval(rotation);
+      server.close(() => resolve());
+      server.closeIdleConnections();
+    }),
+  };
+}
+
+async function handle(req: IncomingMessage, res: ServerResponse, opts: WebhookServerOptions, log: Logger): Promise<void> {
+  const url = new URL(req.url ?? '/', 'https://webhook');
+  if (url.pathname === '/healthz') {
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
+    return;
+  }
+  if (url.pathname !== ValidatePath) {
+    send(res, 404, { message: `no such path: ${url.pathname}` });
+    return;
+  }
+  if (req.method !== 'POST') {
+    send(res, 405, { message: `${req.method ?? ''} ${ValidatePath}: want POST` });
+    return;
+  }
+  const text = await readBody(req);
+  if (text === undefined) {
+    send(res, 413, { message: `the body is larger than ${MaxReviewBytes} bytes` });
+    return;
+  }
+  let response: AdmissionResponse;
+  try {
+    if (jsonNestingDepth(text) > MaxNestingDepth) throw new BadReviewError(`the body nests deeper than ${MaxNestingDepth} levels`);
+    let review: unknown;
+    try {
+      review = JSON.parse(text);
+    } catch (err) {
+      throw new BadReviewError(`the body is not JSON: ${errorMessage(err)}`);
+    }
+    response = await reviewDeploymentConfig(admissionRequestOf(review), opts.dryRunRc);
+  } catch (err) {
+    if (!(err instanceof BadReviewError)) throw err;
+    send(res, 400, { message: err.message });
+    return;
+  }
+  const outcome = !response.allowed ? 'denied' : response.warnings ? 'unchecked' : 'allowed';
+  opts.onReview?.(outcome);
+  if (outcome !== 'allowed') log.info({ uid: response.uid, outcome, reason: response.status?.message ?? response.warnings?.[0] }, 'DeploymentConfig review');
+  send(res, 200, admissionReviewOf(response));
+}
+
+/** The body as text, or undefined once it passes MaxReviewBytes (the rest is not read). */
+function readBody(req: IncomingMessage): Promise<string | undefined> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MaxReviewBytes) {
+        req.removeAllListeners('data');
+        req.resume();
+        resolve(undefined);
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function send(res: ServerResponse, code: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+}
