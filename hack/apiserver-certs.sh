@@ -9,13 +9,14 @@
 # dcctl-apiserver-serving-cert from tls.crt/tls.key and puts ca.crt into the APIService's
 # caBundle (a kustomize replacement), so kube-apiserver verifies the front it proxies to. Keep
 # ca.key out of version control (the overlay's .gitignore ignores certs/).
-# Environment: NAMESPACE (default deploymentconfig-controller), DAYS (default 365).
+# Environment: NAMESPACE (default deploymentconfig-controller), DAYS (default 365), SERVICE (default
+# dcctl-apiserver; hack/webhook-certs.sh runs this for dcctl-webhook).
 set -euo pipefail
 REPO_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 DIR=${1:-$REPO_DIR/deploy/overlays/aggregated/certs}
 NAMESPACE=${NAMESPACE:-deploymentconfig-controller}
 DAYS=${DAYS:-365}
-SERVICE=dcctl-apiserver
+SERVICE=${SERVICE:-dcctl-apiserver}
 command -v openssl >/dev/null || { echo "apiserver-certs: openssl is required" >&2; exit 1; }
 mkdir -p "$DIR"
 umask 077

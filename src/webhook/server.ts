@@ -21,7 +21,7 @@ export const ValidatePath = '/validate-deploymentconfigs';
  */
 export const MaxReviewBytes = 8 * 1024 * 1024;
 
-/** How often the certificate files are looked at for a rotation. */
+/** How often the certificate files are looked at for a rotation, by default. */
 const CertCheckMs = 60_000;
 
 export interface WebhookServerOptions {
@@ -31,6 +31,8 @@ export interface WebhookServerOptions {
   readonly certDir: string;
   readonly dryRunRc: RcDryRun;
   readonly log: Logger;
+  /** How often tls.crt and tls.key are looked at for a rotation. @default 60 s */
+  readonly certCheckMs?: number;
   /** Told the outcome of every review (metrics). */
   readonly onReview?: (outcome: 'allowed' | 'denied' | 'unchecked') => void;
 }
@@ -71,7 +73,7 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
       // Mid-rotation the pair may not match yet: keep serving the previous one.
       log.warn({ err: errorMessage(err) }, 'webhook serving certificate not reloaded');
     }
-  }, CertCheckMs);
+  }, opts.certCheckMs ?? CertCheckMs);
   rotation.unref();
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

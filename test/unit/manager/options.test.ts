@@ -9,6 +9,7 @@ describe('--metrics-bind-address', () => {
     expect(parseBindAddress('[::1]:8080')).toEqual({ host: '::1', port: 8080 });
     expect(parseBindAddress('0')).toBeUndefined();
     expect(parseBindAddress('')).toBeUndefined();
+    expect(() => parseBindAddress('web:hook', '--webhook-bind-address')).toThrow('invalid --webhook-bind-address "web:hook"');
   });
 
   it('names the flag when the port is not a positive integer', () => {

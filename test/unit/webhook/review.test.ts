@@ -38,8 +38,8 @@ describe('reviewDeploymentConfig', () => {
     const { probes, dryRun } = recorder();
     expect(await reviewDeploymentConfig(request(), dryRun)).toEqual({ uid: 'u-1', allowed: true });
     expect(probes).toHaveLength(1);
-    expect(probes[0].namespace).toBe('a');
-    expect(probes[0].rc).toMatchObject({ kind: 'ReplicationController', metadata: { generateName: 'web-', namespace: 'a' }, spec: { replicas: 0, template: dc().spec.template } });
+    expect(probes[0]!.namespace).toBe('a');
+    expect(probes[0]!.rc).toMatchObject({ kind: 'ReplicationController', metadata: { generateName: 'web-', namespace: 'a' }, spec: { replicas: 0, template: dc().spec.template } });
   });
 
   it('refuses the DC with the server\'s template causes, worded as kube-apiserver words an Invalid DC', async () => {
@@ -112,7 +112,7 @@ describe('reviewDeploymentConfig', () => {
     const object = dc('web', '');
     (object.spec as Record<string, unknown>)['triggers'] = [{ type: 'ImageChange', imageChangeParams: { automatic: true, containerNames: ['web'], from: { kind: 'ImageStreamTag', name: 'web:latest' } } }];
     expect((await reviewDeploymentConfig(request({ object }), dryRun)).allowed).toBe(true);
-    expect(probes[0].rc['spec'].template.spec.containers[0].image).toBe('unset');
+    expect(probes[0]!.rc['spec'].template.spec.containers[0].image).toBe('unset');
   });
 });
 

@@ -1,0 +1,135 @@
+/**
+ * The admission webhook of deploy/overlays/webhook on the real plane: the controller serves it
+ * (`--webhook-bind-address`), kube-apiserver calls it with the shipped ValidatingWebhookConfiguration
+ * (its rules, matchConditions and failurePolicy; only the client config points at the local
+ * process, and a namespace selector keeps it to this test's namespace), and a DC whose pod
+ * template a ReplicationController cannot have is refused when it is written, naming the field, as
+ * OpenShift's API refused it. Nothing is stored then; a DC stored before the webhook keeps taking
+ * changes that leave its template; with no webhook answering, DCs are admitted as before.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import yaml from 'js-yaml';
+import { raw } from '../support/aggregated.js';
+import { freePort, kubectl, repoDir, startController, useNamespace, waitFor, type ControllerProcess } from '../support/kube.js';
+
+const configName = `template.deploymentconfigs.dcctl.io-e2e-${process.pid}`;
+
+const dcYaml = (name: string, container: Record<string, unknown>) => yaml.dump({
+  apiVersion: 'apps.openshift.io/v1', kind: 'DeploymentConfig',
+  metadata: { name },
+  spec: {
+    replicas: 1, selector: { app: name },
+    template: { metadata: { labels: { app: name } }, spec: { containers: [container] } },
+  },
+});
+
+const valid = { name: 'web', image: 'registry.example/web:1' };
+const badName = { name: 'Web_1', image: 'registry.example/web:1' };
+
+function kubectlResult(args: string[], input?: string): { code: number; stdout: string; stderr: string } {
+  const r = spawnSync('kubectl', args, { input, encoding: 'utf8', env: process.env });
+  return { code: r.status ?? -1, stdout: r.stdout, stderr: r.stderr };
+}
+
+function getHealthz(port: number, ca: Buffer): Promise<number> {
+  return new Promise((resolve) => {
+    const req = request({ hostname: '127.0.0.1', port, path: '/healthz', ca }, (res) => { res.resume(); resolve(res.statusCode ?? 0); });
+    req.on('error', () => resolve(0));
+    req.end();
+  });
+}
+
+describe('DeploymentConfig admission webhook (deploy/overlays/webhook) on the real plane', () => {
+  const ns = useNamespace('webhook');
+  let dir = '';
+  let port = 0;
+  let controller: ControllerProcess | undefined;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), 'webhook-e2e-'));
+    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=webhook-e2e-ca');
+    writeFileSync(path.join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'tls.key', '-out', 'tls.csr', '-subj', '/CN=127.0.0.1');
+    ssl('x509', '-req', '-in', 'tls.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'tls.crt', '-days', '2', '-extfile', 'server.ext');
+    const ca = readFileSync(path.join(dir, 'ca.crt'));
+
+    // Stored before any webhook judged it: OpenShift would never have taken it.
+    kubectl(['-n', ns.name, 'apply', '-f', '-'], dcYaml('legacy', badName));
+
+    port = await freePort();
+    controller = startController(ns.name, ['--webhook-bind-address', `127.0.0.1:${port}`, '--webhook-cert-dir', dir, '--enable-deployer-controller=false']);
+    await waitFor('the webhook to serve /healthz', async () => (await getHealthz(port, ca)) === 200, { timeoutMs: 30_000 });
+
+    const shipped = (yaml.loadAll(readFileSync(path.join(repoDir, 'deploy/overlays/webhook/webhook.yaml'), 'utf8')) as any[]) // eslint-disable-line @typescript-eslint/no-explicit-any
+      .find((d) => d?.kind === 'ValidatingWebhookConfiguration');
+    shipped.metadata.name = configName;
+    for (const hook of shipped.webhooks) {
+      hook.clientConfig = { url: `https://127.0.0.1:${port}/validate-deploymentconfigs`, caBundle: ca.toString('base64') };
+      hook.namespaceSelector = { matchLabels: { 'kubernetes.io/metadata.name': ns.name } };
+    }
+    kubectl(['apply', '-f', '-'], yaml.dump(shipped));
+    // kube-apiserver takes a new webhook configuration from its informer: wait until it calls it.
+    await waitFor('kube-apiserver to call the webhook',
+      () => kubectlResult(['-n', ns.name, 'create', '--dry-run=server', '-f', '-'], dcYaml('probe', badName)).code !== 0, { timeoutMs: 30_000 });
+  });
+
+  afterAll(async () => {
+    spawnSync('kubectl', ['delete', 'validatingwebhookconfiguration', configName, '--ignore-not-found'], { env: process.env });
+    await controller?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses a DC whose container name no RC may have, naming the field as OpenShift did, and stores nothing', async () => {
+    const r = kubectlResult(['-n', ns.name, 'apply', '-f', '-'], dcYaml('web', badName));
+    expect(r.code).not.toBe(0);
+    // What `oc apply` printed for the same file on OpenShift.
+    expect(r.stderr).toContain('The DeploymentConfig "web" is invalid: spec.template.spec.containers[0].name: Invalid value: "Web_1": a lowercase RFC 1123 label must consist of');
+    expect(kubectlResult(['-n', ns.name, 'get', 'dc', 'web']).stderr).toContain('NotFound');
+
+    // What any client gets: kube-apiserver's 422 with the webhook's causes.
+    const res = await raw('POST', `/apis/apps.openshift.io/v1/namespaces/${ns.name}/deploymentconfigs`, { body: yaml.load(dcYaml('web', badName)) });
+    expect(res.status).toBe(422);
+    const status = res.json();
+    expect(status.reason).toBe('Invalid');
+    expect(status.message).toMatch(/^admission webhook "template\.deploymentconfigs\.dcctl\.io" denied the request: DeploymentConfig\.apps\.openshift\.io "web" is invalid: spec\.template\.spec\.containers\[0\]\.name: Invalid value: "Web_1"/);
+    expect(status.details.causes).toEqual([expect.objectContaining({ field: 'spec.template.spec.containers[0].name', reason: 'FieldValueInvalid' })]);
+  });
+
+  it('admits a valid DC, then refuses an update that mounts a volume the template lacks, leaving the stored DC as it was', async () => {
+    kubectl(['-n', ns.name, 'apply', '-f', '-'], dcYaml('web', valid));
+    const before = JSON.parse(kubectl(['-n', ns.name, 'get', 'dc', 'web', '-o', 'json']));
+    const patch = { spec: { template: { spec: { containers: [{ ...valid, volumeMounts: [{ name: 'data', mountPath: '/data' }] }] } } } };
+    const r = kubectlResult(['-n', ns.name, 'patch', 'dc', 'web', '--type=merge', '-p', JSON.stringify(patch)]);
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('spec.template.spec.containers[0].volumeMounts[0].name: Not found: "data"');
+    const after = JSON.parse(kubectl(['-n', ns.name, 'get', 'dc', 'web', '-o', 'json']));
+    expect(after.metadata.generation).toBe(before.metadata.generation);
+    expect(after.spec.template).toEqual(before.spec.template);
+  });
+
+  it('lets a DC stored before the webhook take changes that keep its template, and judges the next template change', () => {
+    expect(kubectlResult(['-n', ns.name, 'annotate', 'dc', 'legacy', 'team=payments']).code).toBe(0);
+    expect(kubectlResult(['-n', ns.name, 'patch', 'dc', 'legacy', '--type=merge', '-p', '{"spec":{"replicas":2}}']).code).toBe(0);
+    const stillBad = kubectlResult(['-n', ns.name, 'patch', 'dc', 'legacy', '--type=json', '-p',
+      JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/image', value: 'registry.example/web:2' }])]);
+    expect(stillBad.code).not.toBe(0);
+    expect(stillBad.stderr).toContain('spec.template.spec.containers[0].name: Invalid value: "Web_1"');
+    const fixed = kubectlResult(['-n', ns.name, 'patch', 'dc', 'legacy', '--type=json', '-p',
+      JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/name', value: 'web' }])]);
+    expect(fixed.code).toBe(0);
+  });
+
+  it('admits DCs as before while no controller answers (failurePolicy Ignore)', async () => {
+    await controller?.stop();
+    controller = undefined;
+    const r = kubectlResult(['-n', ns.name, 'apply', '-f', '-'], dcYaml('unjudged', badName));
+    expect(r.code).toBe(0);
+    expect(kubectl(['-n', ns.name, 'get', 'dc', 'unjudged', '-o', 'jsonpath={.spec.template.spec.containers[0].name}'])).toBe('Web_1');
+  });
+});

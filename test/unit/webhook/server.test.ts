@@ -1,0 +1,114 @@
+/**
+ * The webhook's HTTPS endpoint (src/webhook/server.ts) with real certificates (openssl) and an
+ * injected dry-run: what kube-apiserver gets back, bodies it must not read whole, and a rotated
+ * certificate taken without a restart. The real-plane proof is test/e2e/webhook.test.ts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:https';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pino } from 'pino';
+import { ApiError } from '../../../src/controller/errors.js';
+import { MaxReviewBytes, startWebhookServer, ValidatePath, type WebhookServer } from '../../../src/webhook/server.js';
+
+const dir = mkdtempSync(path.join(tmpdir(), 'webhook-server-'));
+const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
+function makeCert(prefix: string): void {
+  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${prefix}-ca.key`, '-out', `${prefix}-ca.crt`, '-days', '2', '-subj', `/CN=${prefix}-ca`);
+  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${prefix}.key`, '-out', `${prefix}.csr`, '-subj', '/CN=127.0.0.1');
+  ssl('x509', '-req', '-in', `${prefix}.csr`, '-CA', `${prefix}-ca.crt`, '-CAkey', `${prefix}-ca.key`, '-CAcreateserial', '-out', `${prefix}.crt`, '-days', '2', '-extfile', 'server.ext');
+}
+const certDir = path.join(dir, 'serving');
+const serve = (prefix: string) => {
+  copyFileSync(path.join(dir, `${prefix}.crt`), path.join(certDir, 'tls.crt'));
+  copyFileSync(path.join(dir, `${prefix}.key`), path.join(certDir, 'tls.key'));
+};
+
+interface Reply { status: number; body: any } // eslint-disable-line @typescript-eslint/no-explicit-any
+function call(port: number, ca: string, method: string, urlPath: string, body?: string): Promise<Reply> {
+  return new Promise((resolve, reject) => {
+    const req = request({ agent: false, hostname: '127.0.0.1', port, method, path: urlPath, ca: readFileSync(path.join(dir, `${ca}-ca.crt`)), headers: { 'content-type': 'application/json' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => { text += c; });
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: res.headers['content-type'] === 'application/json' ? JSON.parse(text) : text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const review = (containerName: string) => JSON.stringify({
+  apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview',
+  request: {
+    uid: `uid-${containerName}`, operation: 'CREATE', namespace: 'a', resource: { group: 'apps.openshift.io', version: 'v1', resource: 'deploymentconfigs' },
+    object: { metadata: { name: 'web', namespace: 'a' }, spec: { selector: { app: 'web' }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: containerName, image: 'x' }] } } } },
+  },
+});
+
+describe('the webhook server', () => {
+  let server: WebhookServer;
+  const outcomes: string[] = [];
+  beforeAll(async () => {
+    writeFileSync(path.join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
+    makeCert('first');
+    makeCert('second');
+    execFileSync('mkdir', [certDir]);
+    serve('first');
+    server = await startWebhookServer({
+      host: '127.0.0.1', port: 0, certDir, certCheckMs: 50, log: pino({ level: 'silent' }),
+      onReview: (o) => outcomes.push(o),
+      dryRunRc: async (_ns, rc) => {
+        const name = (rc as any).spec.template.spec.containers[0].name; // eslint-disable-line @typescript-eslint/no-explicit-any
+        if (name !== 'web') throw new ApiError('invalid', 422, 'Invalid', { causes: [{ field: 'spec.template.spec.containers[0].name', message: `Invalid value: "${name}"` }] });
+      },
+    });
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers an AdmissionReview with the review\'s response and its uid', async () => {
+    const ok = await call(server.port, 'first', 'POST', ValidatePath, review('web'));
+    expect(ok).toEqual({ status: 200, body: { apiVersion: 'admission.k8s.io/v1', kind: 'AdmissionReview', response: { uid: 'uid-web', allowed: true } } });
+    const denied = await call(server.port, 'first', 'POST', ValidatePath, review('Web_1'));
+    expect(denied.status).toBe(200);
+    expect(denied.body.response).toMatchObject({ uid: 'uid-Web_1', allowed: false, status: { code: 422, reason: 'Invalid', message: 'DeploymentConfig.apps.openshift.io "web" is invalid: spec.template.spec.containers[0].name: Invalid value: "Web_1"' } });
+    expect(outcomes.slice(-2)).toEqual(['allowed', 'denied']);
+  });
+
+  it.each([
+    ['not JSON', '{"apiVersion":', /^the body is not JSON: /],
+    ['nested past 100 levels', `${'['.repeat(101)}${']'.repeat(101)}`, /^the body nests deeper than 100 levels$/],
+    ['not an AdmissionReview', '{"kind":"Pod"}', /^want apiVersion admission\.k8s\.io\/v1 and kind AdmissionReview/],
+  ])('refuses a body that is %s with a 400 naming why', async (_what, body, message) => {
+    const r = await call(server.port, 'first', 'POST', ValidatePath, body);
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(message);
+  });
+
+  it('stops reading a body larger than any review kube-apiserver sends (413)', async () => {
+    const r = await call(server.port, 'first', 'POST', ValidatePath, `"${'x'.repeat(MaxReviewBytes)}"`);
+    expect(r.status).toBe(413);
+  });
+
+  it('serves /healthz, and only POST on the review path', async () => {
+    expect(await call(server.port, 'first', 'GET', '/healthz')).toEqual({ status: 200, body: 'ok' });
+    expect((await call(server.port, 'first', 'GET', ValidatePath)).status).toBe(405);
+    expect((await call(server.port, 'first', 'POST', '/mutate')).status).toBe(404);
+  });
+
+  it('serves a rotated certificate once its files change, without a restart', async () => {
+    serve('second');
+    let reply: Reply | undefined;
+    for (let i = 0; i < 100 && !reply; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+      reply = await call(server.port, 'second', 'GET', '/healthz').catch(() => undefined);
+    }
+    expect(reply).toEqual({ status: 200, body: 'ok' });
+    await expect(call(server.port, 'first', 'GET', '/healthz')).rejects.toThrow();
+  });
+});
