@@ -103,9 +103,15 @@ describe('main', () => {
       kubeconfig: undefined, context: undefined, namespace: undefined, dcGroup: 'apps.openshift.io', workers: 5,
       deployerImage: 'img:1', deployerCommand: ['node', '/app/bin/dcctl.js', 'deploy'], deployerServiceAccount: 'deployer',
       enableDcController: true, enableDeployerController: true, enableImageTriggerController: true, leaderElect: false, leaderElectionNamespace: undefined,
-      metricsBindAddress: '127.0.0.1:8080', crossNamespaceImages: 'admission', crossNamespacePolicy: 'dcctl-cross-namespace-image-references', metricsSecure: false, metricsAuth: true, metricsCertDir: undefined, logLevel: 'info', logFormat: 'json', manageDeployerAccess: true, resyncSeconds: 600, statusBatchSeconds: 2,
+      metricsBindAddress: '127.0.0.1:8080', crossNamespaceImages: 'admission', crossNamespacePolicy: 'dcctl-cross-namespace-image-references', metricsSecure: false, metricsAuth: true, metricsCertDir: undefined, webhookBindAddress: '0', webhookCertDir: undefined, logLevel: 'info', logFormat: 'json', manageDeployerAccess: true, resyncSeconds: 600, statusBatchSeconds: 2,
       deployerEnvironment: [], deployerNodeSelector: undefined, deployerTolerations: undefined, defaultDeployer: 'pod',
     }]);
+  });
+
+  it('maps the webhook flags', async () => {
+    const h = harness();
+    expect(await main(['controller', '--webhook-bind-address', ':9443', '--webhook-cert-dir', '/etc/dcctl/webhook'], 'dcctl', h.deps)).toBe(0);
+    expect(h.manager[0]).toMatchObject({ webhookBindAddress: ':9443', webhookCertDir: '/etc/dcctl/webhook' });
   });
 
   it('maps --cross-namespace-images and --cross-namespace-policy, and refuses an unknown mode naming the flag', async () => {
