@@ -20,6 +20,7 @@ import path from 'node:path';
 import type { V1SubjectAccessReview, V1TokenReview } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { RestClient } from './rest.js';
+import { bulkhead } from '../util/bulkhead.js';
 
 /** Whether the bearer token's user may read /metrics. */
 export interface MetricsAccessReview {
@@ -50,6 +51,12 @@ export interface MetricsServerOptions {
 const CacheTtlMs = 60_000;
 const DenyCacheTtlMs = 10_000;
 const CacheMax = 1000;
+/** TokenReview/SubjectAccessReview pairs at once and waiting (a scraper needs one a minute). */
+const ReviewBounds = { inFlight: 4, queued: 16 };
+
+class ReviewsBusyError extends Error {
+  override readonly name = 'ReviewsBusyError';
+}
 
 /** Starts listening; resolves with the server once it does. */
 export async function startMetricsServer(opts: MetricsServerOptions): Promise<Server> {
@@ -76,9 +83,12 @@ export function metricsHandler(opts: MetricsServerOptions): (req: IncomingMessag
   const now = opts.now ?? (() => performance.now());
   const allowedTtlMs = opts.allowedTtlMs ?? CacheTtlMs;
   const cache = new Map<string, { until: number; status: number; text: string }>();
+  // Each token the cache has not seen costs two requests to kube-apiserver at the controller's API
+  // priority, and anyone who reaches the port can send tokens: bounded, the rest answered 503.
+  const review = opts.access ? bulkhead((token: string) => opts.access!.review(token), ReviewBounds, () => new ReviewsBusyError()) : undefined;
 
   const decide = async (req: IncomingMessage): Promise<{ status: number; text: string }> => {
-    if (!opts.secure || !opts.access) return { status: 200, text: '' };
+    if (!opts.secure || !review) return { status: 200, text: '' };
     const header = req.headers.authorization ?? '';
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     if (!token) return { status: 401, text: 'Unauthorized: a bearer token is required' };
@@ -87,13 +97,14 @@ export function metricsHandler(opts: MetricsServerOptions): (req: IncomingMessag
     if (hit && hit.until > now()) return hit;
     let decision: { status: number; text: string };
     try {
-      const r = await opts.access.review(token);
+      const r = await review(token);
       decision = !r.authenticated
         ? { status: 401, text: 'Unauthorized' }
         : r.allowed
           ? { status: 200, text: '' }
           : { status: 403, text: `Forbidden: user "${r.user ?? ''}" may not get /metrics${r.reason ? `: ${r.reason}` : ''}` };
     } catch (err) {
+      if (err instanceof ReviewsBusyError) return { status: 503, text: 'authentication or authorization busy: too many tokens under review' }; // not cached
       opts.log.warn({ err }, 'metrics: TokenReview/SubjectAccessReview failed');
       return { status: 503, text: 'authentication or authorization unavailable' }; // not cached
     }

@@ -11,6 +11,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import { errorMessage } from '../util/error-message.js';
 import { jsonNestingDepth, MaxNestingDepth } from '../util/json-depth.js';
+import { bulkhead, type Bounds } from '../util/bulkhead.js';
 import { admissionRequestOf, admissionReviewOf, BadReviewError, reviewDeploymentConfig, type AdmissionResponse, type RcDryRun } from './review.js';
 
 export const ValidatePath = '/validate-deploymentconfigs';
@@ -20,6 +21,18 @@ export const ValidatePath = '/validate-deploymentconfigs';
  * old one, both as JSON. Larger bodies are refused before they are read whole.
  */
 export const MaxReviewBytes = 8 * 1024 * 1024;
+
+/**
+ * Dry runs at once and waiting: the port answers whoever reaches it (kube-apiserver presents no
+ * client certificate by default), and each review is a request at the controller's API priority.
+ * kube-apiserver calls the webhook once per judged write and waits 5 s; a burst of applies fits.
+ */
+export const DefaultBounds: Bounds = { inFlight: 4, queued: 64 };
+
+/** A review beyond DefaultBounds: the DC is admitted unjudged, as when no webhook answers. */
+export class WebhookBusyError extends Error {
+  override readonly name = 'WebhookBusyError';
+}
 
 /** How often the certificate files are looked at for a rotation, by default. */
 const CertCheckMs = 60_000;
@@ -31,6 +44,8 @@ export interface WebhookServerOptions {
   readonly certDir: string;
   readonly dryRunRc: RcDryRun;
   readonly log: Logger;
+  /** Dry runs at once and waiting (util/bulkhead.ts). @default DefaultBounds */
+  readonly bounds?: Bounds;
   /** How often tls.crt and tls.key are looked at for a rotation. @default 60 s */
   readonly certCheckMs?: number;
   /** Told the outcome of every review (metrics). */
@@ -53,9 +68,13 @@ function readCert(dir: string): CertFiles {
 
 export async function startWebhookServer(opts: WebhookServerOptions): Promise<WebhookServer> {
   const log = opts.log.child({ component: 'webhook' });
+  const bounds = opts.bounds ?? DefaultBounds;
+  const dryRunRc = bulkhead(opts.dryRunRc, bounds,
+    () => new WebhookBusyError(`the webhook has ${bounds.inFlight} reviews in progress and ${bounds.queued} waiting; it did not ask the server`));
+  const handlerOpts = { ...opts, dryRunRc };
   let current = readCert(opts.certDir);
   const server: Server = createServer({ cert: current.cert, key: current.key }, (req, res) => {
-    handle(req, res, opts, log).catch((err: unknown) => {
+    handle(req, res, handlerOpts, log).catch((err: unknown) => {
       log.error({ err }, 'webhook request failed');
       if (!res.headersSent) send(res, 500, { message: errorMessage(err) });
       else res.destroy();

@@ -107,3 +107,38 @@ describe('metrics server, secure mode', () => {
     expect(await get(port, '/metrics')).toEqual({ status: 200, body: 'dcctl_leader 1\n' });
   });
 });
+
+describe('metrics server, secure mode, under a flood of forged tokens', () => {
+  it('makes at most a few reviews at once and answers the rest 503 without one, instead of a TokenReview per request', async () => {
+    // Each distinct token misses the decision cache, and each review is two requests to
+    // kube-apiserver at the controller's API priority: anyone who reaches the port could turn
+    // requests into API load that starves the controllers.
+    let running = 0;
+    let peak = 0;
+    let calls = 0;
+    const releases: Array<() => void> = [];
+    const port = await start({
+      review: async () => {
+        calls++;
+        running++;
+        peak = Math.max(peak, running);
+        await new Promise<void>((r) => releases.push(r));
+        running--;
+        return { authenticated: false, allowed: false };
+      },
+    });
+    const replies = Array.from({ length: 200 }, (_, i) => get(port, '/metrics', `forged-${i}`));
+    let settled = false;
+    const all = Promise.all(replies).finally(() => { settled = true; });
+    while (!settled) {
+      releases.shift()?.();
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    const statuses = (await all).map((r) => r.status);
+    expect(peak).toBeLessThanOrEqual(4);
+    expect(calls).toBeLessThan(200);
+    expect(statuses.filter((s) => s === 503).length).toBe(200 - calls);
+    expect(statuses.filter((s) => s === 401).length).toBe(calls);
+    expect(await get(port, '/healthz')).toEqual({ status: 200, body: 'ok' });
+  }, 30_000);
+});

@@ -101,6 +101,29 @@ describe('the webhook server', () => {
     expect((await call(server.port, 'first', 'POST', '/mutate')).status).toBe(404);
   });
 
+  it('answers a review beyond its bounds at once, admitting the DC unjudged, without asking the server', async () => {
+    let release = () => {};
+    let calls = 0;
+    const busy = await startWebhookServer({
+      host: '127.0.0.1', port: 0, certDir, log: pino({ level: 'silent' }), bounds: { inFlight: 1, queued: 0 },
+      dryRunRc: () => { calls++; return new Promise<void>((r) => { release = r; }); },
+    });
+    try {
+      const first = call(busy.port, 'first', 'POST', ValidatePath, review('web'));
+      while (calls === 0) await new Promise((r) => setTimeout(r, 5));
+      const second = await call(busy.port, 'first', 'POST', ValidatePath, review('web'));
+      expect(second.body.response).toEqual({
+        uid: 'uid-web', allowed: true,
+        warnings: ['the pod template of DeploymentConfig "web" was not checked as a ReplicationController\'s: the webhook has 1 reviews in progress and 0 waiting; it did not ask the server'],
+      });
+      expect(calls).toBe(1);
+      release();
+      expect((await first).body.response).toEqual({ uid: 'uid-web', allowed: true });
+    } finally {
+      await busy.close();
+    }
+  });
+
   it('serves a rotated certificate once its files change, without a restart', async () => {
     serve('second');
     let reply: Reply | undefined;
