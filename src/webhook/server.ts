@@ -17,19 +17,20 @@ import { admissionRequestOf, admissionReviewOf, BadReviewError, reviewDeployment
 export const ValidatePath = '/validate-deploymentconfigs';
 
 /**
- * kube-apiserver takes objects of up to 3 MiB; a review carries the object and, for an update, the
- * old one, both as JSON. Larger bodies are refused before they are read whole.
+ * etcd stores objects of up to 1.5 MiB (kube-apiserver's default); a review carries the object and,
+ * for an update, the old one, both as JSON. Larger bodies are refused before they are read whole.
  */
-export const MaxReviewBytes = 8 * 1024 * 1024;
+export const MaxReviewBytes = 4 * 1024 * 1024;
 
 /**
- * Dry runs at once and waiting: the port answers whoever reaches it (kube-apiserver presents no
- * client certificate by default), and each review is a request at the controller's API priority.
- * kube-apiserver calls the webhook once per judged write and waits 5 s; a burst of applies fits.
+ * Reviews at once (each reads its body, parses it and makes one dry-run request) and waiting
+ * unread: the port answers whoever reaches it (kube-apiserver presents no client certificate by
+ * default), each body may be MaxReviewBytes, and each review is a request at the controller's API
+ * priority. A dry run takes tens of milliseconds and kube-apiserver waits 5 s: a burst of applies fits.
  */
-export const DefaultBounds: Bounds = { inFlight: 4, queued: 64 };
+export const DefaultBounds: Bounds = { inFlight: 2, queued: 64 };
 
-/** A review beyond DefaultBounds: the DC is admitted unjudged, as when no webhook answers. */
+/** A review beyond DefaultBounds: answered 429 unread; the DC is admitted unjudged, as when no webhook answers. */
 export class WebhookBusyError extends Error {
   override readonly name = 'WebhookBusyError';
 }
@@ -44,7 +45,7 @@ export interface WebhookServerOptions {
   readonly certDir: string;
   readonly dryRunRc: RcDryRun;
   readonly log: Logger;
-  /** Dry runs at once and waiting (util/bulkhead.ts). @default DefaultBounds */
+  /** Reviews at once and waiting (util/bulkhead.ts). @default DefaultBounds */
   readonly bounds?: Bounds;
   /** How often tls.crt and tls.key are looked at for a rotation. @default 60 s */
   readonly certCheckMs?: number;
@@ -69,12 +70,18 @@ function readCert(dir: string): CertFiles {
 export async function startWebhookServer(opts: WebhookServerOptions): Promise<WebhookServer> {
   const log = opts.log.child({ component: 'webhook' });
   const bounds = opts.bounds ?? DefaultBounds;
-  const dryRunRc = bulkhead(opts.dryRunRc, bounds,
-    () => new WebhookBusyError(`the webhook has ${bounds.inFlight} reviews in progress and ${bounds.queued} waiting; it did not ask the server`));
-  const handlerOpts = { ...opts, dryRunRc };
+  // The whole review is bounded, body included: a review waiting for its turn is not read, so a
+  // flood of large bodies holds sockets, not memory, and never more than `inFlight` dry runs go.
+  const review = bulkhead((req: IncomingMessage, res: ServerResponse) => handleReview(req, res, opts, log), bounds,
+    () => new WebhookBusyError(`the webhook has ${bounds.inFlight} reviews in progress and ${bounds.queued} waiting; try again`));
   let current = readCert(opts.certDir);
   const server: Server = createServer({ cert: current.cert, key: current.key }, (req, res) => {
-    handle(req, res, handlerOpts, log).catch((err: unknown) => {
+    route(req, res, review).catch((err: unknown) => {
+      if (err instanceof WebhookBusyError) {
+        // Not read: kube-apiserver takes a non-200 as the webhook failing, and admits the DC (Ignore).
+        if (!res.headersSent) send(res, 429, { message: err.message }, true);
+        return;
+      }
       log.error({ err }, 'webhook request failed');
       if (!res.headersSent) send(res, 500, { message: errorMessage(err) });
       else res.destroy();
@@ -112,7 +119,7 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
   };
 }
 
-async function handle(req: IncomingMessage, res: ServerResponse, opts: WebhookServerOptions, log: Logger): Promise<void> {
+async function route(req: IncomingMessage, res: ServerResponse, review: (req: IncomingMessage, res: ServerResponse) => Promise<void>): Promise<void> {
   const url = new URL(req.url ?? '/', 'https://webhook');
   if (url.pathname === '/healthz') {
     res.writeHead(200, { 'content-type': 'text/plain' }).end('ok');
@@ -126,6 +133,10 @@ async function handle(req: IncomingMessage, res: ServerResponse, opts: WebhookSe
     send(res, 405, { message: `${req.method ?? ''} ${ValidatePath}: want POST` });
     return;
   }
+  await review(req, res);
+}
+
+async function handleReview(req: IncomingMessage, res: ServerResponse, opts: WebhookServerOptions, log: Logger): Promise<void> {
   const text = await readBody(req);
   if (text === undefined) {
     send(res, 413, { message: `the body is larger than ${MaxReviewBytes} bytes` });
@@ -172,7 +183,7 @@ function readBody(req: IncomingMessage): Promise<string | undefined> {
   });
 }
 
-function send(res: ServerResponse, code: number, body: unknown): void {
+function send(res: ServerResponse, code: number, body: unknown, close = false): void {
   const text = JSON.stringify(body);
-  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) }).end(text);
+  res.writeHead(code, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...(close ? { connection: 'close' } : {}) }).end(text);
 }

@@ -101,25 +101,43 @@ describe('the webhook server', () => {
     expect((await call(server.port, 'first', 'POST', '/mutate')).status).toBe(404);
   });
 
-  it('answers a review beyond its bounds at once, admitting the DC unjudged, without asking the server', async () => {
+  it('answers a review beyond its bounds at once with a 429, without reading its body or asking the server', async () => {
+    // Anyone who reaches the port can send reviews of up to MaxReviewBytes: read and parsed all at
+    // once they would be the controller's memory, and each a dry-run request at its API priority.
     let release = () => {};
     let calls = 0;
     const busy = await startWebhookServer({
-      host: '127.0.0.1', port: 0, certDir, log: pino({ level: 'silent' }), bounds: { inFlight: 1, queued: 0 },
+      host: '127.0.0.1', port: 0, certDir, log: pino({ level: 'silent' }), bounds: { inFlight: 1, queued: 1 },
       dryRunRc: () => { calls++; return new Promise<void>((r) => { release = r; }); },
     });
+    const open: Array<{ destroy(): void }> = [];
     try {
       const first = call(busy.port, 'first', 'POST', ValidatePath, review('web'));
       while (calls === 0) await new Promise((r) => setTimeout(r, 5));
-      const second = await call(busy.port, 'first', 'POST', ValidatePath, review('web'));
-      expect(second.body.response).toEqual({
-        uid: 'uid-web', allowed: true,
-        warnings: ['the pod template of DeploymentConfig "web" was not checked as a ReplicationController\'s: the webhook has 1 reviews in progress and 0 waiting; it did not ask the server'],
+      const second = call(busy.port, 'first', 'POST', ValidatePath, review('web'));
+      // A third whose body never ends: answered all the same, so it was not waited for.
+      const third = await new Promise<Reply>((resolve, reject) => {
+        const req = request({ agent: false, hostname: '127.0.0.1', port: busy.port, method: 'POST', path: ValidatePath, ca: readFileSync(path.join(dir, 'first-ca.crt')),
+          headers: { 'content-type': 'application/json', 'content-length': String(MaxReviewBytes) } }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => { text += c; });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        });
+        req.on('error', reject);
+        req.write('{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"x","object":{"x":"');
+        open.push(req);
       });
+      expect(third).toEqual({ status: 429, body: { message: 'the webhook has 1 reviews in progress and 1 waiting; try again' } });
       expect(calls).toBe(1);
       release();
       expect((await first).body.response).toEqual({ uid: 'uid-web', allowed: true });
+      while (calls === 1) await new Promise((r) => setTimeout(r, 5));
+      release();
+      expect((await second).body.response).toEqual({ uid: 'uid-web', allowed: true });
+      expect(calls).toBe(2);
     } finally {
+      for (const r of open) r.destroy();
       await busy.close();
     }
   });
