@@ -87,7 +87,10 @@ export async function startWebhookServer(opts: WebhookServerOptions): Promise<We
       else res.destroy();
     });
   });
-  server.requestTimeout = 30_000;
+  // kube-apiserver sends a review at once and waits at most 30 s (timeoutSeconds, 5 here): a client
+  // that trickles its request holds a review slot no longer than this.
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 10_000;
   const rotation = setInterval(() => {
     try {
       const next = readCert(opts.certDir);

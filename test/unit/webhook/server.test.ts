@@ -142,6 +142,28 @@ describe('the webhook server', () => {
     }
   });
 
+  it('frees the slot of a review whose client went away before sending its body', async () => {
+    const lone = await startWebhookServer({
+      host: '127.0.0.1', port: 0, certDir, log: pino({ level: 'silent' }), bounds: { inFlight: 1, queued: 0 }, dryRunRc: async () => {},
+    });
+    try {
+      await new Promise<void>((resolve) => {
+        const req = request({ agent: false, hostname: '127.0.0.1', port: lone.port, method: 'POST', path: ValidatePath, ca: readFileSync(path.join(dir, 'first-ca.crt')),
+          headers: { 'content-type': 'application/json', 'content-length': '1000' } });
+        req.on('error', () => {});
+        req.write('{"apiVersion":', () => setTimeout(() => { req.destroy(); resolve(); }, 50));
+      });
+      let reply: Reply | undefined;
+      for (let i = 0; i < 50 && reply?.status !== 200; i++) {
+        reply = await call(lone.port, 'first', 'POST', ValidatePath, review('web'));
+        if (reply.status !== 200) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(reply?.body.response).toEqual({ uid: 'uid-web', allowed: true });
+    } finally {
+      await lone.close();
+    }
+  });
+
   it('serves a rotated certificate once its files change, without a restart', async () => {
     serve('second');
     let reply: Reply | undefined;
