@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -123,6 +123,17 @@ describe('DeploymentConfig admission webhook (deploy/overlays/webhook) on the re
     const fixed = kubectlResult(['-n', ns.name, 'patch', 'dc', 'legacy', '--type=json', '-p',
       JSON.stringify([{ op: 'replace', path: '/spec/template/spec/containers/0/name', value: 'web' }])]);
     expect(fixed.code).toBe(0);
+  });
+
+  it('admits every DC of test/fixtures/valid-dcs, each a DC OpenShift accepted (its template included)', () => {
+    const dir = path.join(repoDir, 'test/fixtures/valid-dcs');
+    const files = readdirSync(dir).filter((f) => f.endsWith('.yaml')).sort();
+    expect(files.length).toBeGreaterThan(10);
+    const refused = files
+      .map((f) => ({ f, r: kubectlResult(['-n', ns.name, 'create', '--dry-run=server', '-f', path.join(dir, f)]) }))
+      .filter(({ r }) => r.code !== 0)
+      .map(({ f, r }) => `${f}: ${r.stderr.trim()}`);
+    expect(refused).toEqual([]);
   });
 
   it('admits DCs as before while no controller answers (failurePolicy Ignore)', async () => {
