@@ -158,6 +158,31 @@ describe('DeploymentConfig admission webhook (deploy/overlays/webhook) on the re
     expect(refused).toEqual([]);
   });
 
+  it('admits a DC it cannot judge with a warning kubectl prints (an admission policy forbids the probe RC)', async () => {
+    const policy = `webhook-e2e-no-rcs-${process.pid}`;
+    kubectl(['apply', '-f', '-'], [
+      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicy', metadata: { name: policy },
+        spec: { failurePolicy: 'Fail', matchConstraints: { resourceRules: [{ apiGroups: [''], apiVersions: ['v1'], operations: ['CREATE'], resources: ['replicationcontrollers'] }] },
+          validations: [{ expression: 'false', message: 'no ReplicationControllers here', reason: 'Forbidden' }] } },
+      { apiVersion: 'admissionregistration.k8s.io/v1', kind: 'ValidatingAdmissionPolicyBinding', metadata: { name: policy },
+        spec: { policyName: policy, validationActions: ['Deny'], matchResources: { namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': ns.name } } } } },
+    ].map((d) => yaml.dump(d)).join('---\n'));
+    try {
+      const rc = 'apiVersion: v1\nkind: ReplicationController\nmetadata: {name: probe}\nspec: {replicas: 0, selector: {a: b}, template: {metadata: {labels: {a: b}}, spec: {containers: [{name: c, image: x}]}}}\n';
+      await waitFor('the policy to be in force', () => kubectlResult(['-n', ns.name, 'create', '--dry-run=server', '-f', '-'], rc).code !== 0, { timeoutMs: 30_000 });
+      // kube-apiserver validates the probe RC before any admission policy runs, so a template it
+      // refuses is still refused here; a valid one meets the policy and cannot be judged.
+      expect(kubectlResult(['-n', ns.name, 'apply', '-f', '-'], dcYaml('still-judged', badName)).stderr)
+        .toContain('The DeploymentConfig "still-judged" is invalid: spec.template.spec.containers[0].name');
+      const r = kubectlResult(['-n', ns.name, 'apply', '-f', '-'], dcYaml('unchecked', valid));
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain('Warning: the pod template of DeploymentConfig "unchecked" was not checked as a ReplicationController\'s: ');
+      expect(r.stderr).toContain('no ReplicationControllers here');
+    } finally {
+      spawnSync('kubectl', ['delete', 'validatingadmissionpolicybinding,validatingadmissionpolicy', policy, '--ignore-not-found'], { env: process.env });
+    }
+  });
+
   it('admits DCs as before while no controller answers (failurePolicy Ignore)', async () => {
     await controller?.stop();
     controller = undefined;
