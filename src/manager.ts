@@ -80,6 +80,8 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
   if (!Number.isFinite(opts.resyncSeconds) || opts.resyncSeconds < 1) {
     throw new Error(`invalid --resync-period ${opts.resyncSeconds}: want seconds >= 1`);
   }
+  const webhookBind = parseBindAddress(opts.webhookBindAddress ?? '0', '--webhook-bind-address');
+  if (webhookBind && !opts.webhookCertDir) throw new Error('--webhook-bind-address needs --webhook-cert-dir (tls.crt and tls.key)');
   const log = makeLogger(opts.logLevel, opts.logFormat).child({ version: ControllerVersion });
   const kube = await controllerKube(opts);
   const metrics = new Metrics();
@@ -179,10 +181,8 @@ export async function runManager(opts: ManagerOptions): Promise<number> {
   }
 
   // Every replica serves it, leader or standby: it needs no cache, only the dry-run.
-  const webhookBind = parseBindAddress(opts.webhookBindAddress ?? '0', '--webhook-bind-address');
   let webhook: WebhookServer | undefined;
-  if (webhookBind) {
-    if (!opts.webhookCertDir) throw new Error('--webhook-bind-address needs --webhook-cert-dir (tls.crt and tls.key)');
+  if (webhookBind && opts.webhookCertDir) {
     const { startWebhookServer } = await import('./webhook/server.js');
     webhook = await startWebhookServer({
       ...webhookBind, certDir: opts.webhookCertDir, dryRunRc: kube.dryRunCreateRc, log,

@@ -8,7 +8,7 @@
  */
 import { Kind } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
-import { replicationControllerProbe } from '../apps/template-probe.js';
+import { replicationControllerProbe, templateCauses } from '../apps/template-probe.js';
 import { canonicalJson } from '../util/canonical-json.js';
 import { ApiStatusError, invalid, type StatusCause } from './status.js';
 import type { UserStorage } from './storage.js';
@@ -31,7 +31,7 @@ export async function checkPodTemplate(storage: UserStorage, dc: DeploymentConfi
     return;
   } catch (err) {
     if (!(err instanceof ApiStatusError) || err.code !== 422) return;
-    causes = err.body.details?.causes?.filter((c) => c.field?.startsWith('spec.template')) ?? [];
+    causes = templateCauses(err.body.details?.causes);
   }
   if (causes.length === 0) return;
   await storageFirst?.();

@@ -9,6 +9,14 @@ import { isObject } from '../util/is-object.js';
 const UnsetImage = 'unset';
 
 /**
+ * The causes of the probe RC's refusal that are the DC's: those in its pod template, whose field
+ * paths (`spec.template...`) are the same in the DC. The rest concern fields the probe made up.
+ */
+export function templateCauses<C extends { readonly field?: string }>(causes: readonly C[] | undefined): C[] {
+  return (causes ?? []).filter((c) => c.field?.startsWith('spec.template'));
+}
+
+/**
  * A ReplicationController carrying the DC's pod template, to dry-run as the server will check the
  * RCs the DC makes (ValidatePodTemplateSpecForRC, which OpenShift's API applied to the DC itself
  * and a CRD cannot). An empty image of a container an ImageChange trigger names becomes "unset",

@@ -7,12 +7,15 @@ import type { DeploymentConfig } from '../apis/deploymentconfig.js';
 import type { MutationCache } from './mutation-cache.js';
 import type { DeploymentConfigClient, PodClient, ReplicationControllerClient } from './ports.js';
 
+/** Records a written object in `cache` and hands it back. */
+const recorder = <T extends object>(cache: MutationCache<T>) => (written: T, created = false): T => {
+  cache.mutated(written, created);
+  return written;
+};
+
 /** `client` whose create, update and patch responses are recorded in `cache`. */
 export function recordingRcClient(client: ReplicationControllerClient, cache: MutationCache<V1ReplicationController>): ReplicationControllerClient {
-  const record = (rc: V1ReplicationController, created = false): V1ReplicationController => {
-    cache.mutated(rc, created);
-    return rc;
-  };
+  const record = recorder(cache);
   return {
     get: (namespace, name) => client.get(namespace, name),
     list: (namespace, labelSelector) => client.list(namespace, labelSelector),
@@ -27,10 +30,7 @@ export function recordingRcClient(client: ReplicationControllerClient, cache: Mu
 
 /** `client` whose update, updateStatus and patch responses are recorded in `cache`. */
 export function recordingDcClient(client: DeploymentConfigClient, cache: MutationCache<DeploymentConfig>): DeploymentConfigClient {
-  const record = (dc: DeploymentConfig): DeploymentConfig => {
-    cache.mutated(dc);
-    return dc;
-  };
+  const record = recorder(cache);
   return {
     get: (namespace, name) => client.get(namespace, name),
     updateStatus: async (dc) => record(await client.updateStatus(dc)),
@@ -41,10 +41,7 @@ export function recordingDcClient(client: DeploymentConfigClient, cache: Mutatio
 
 /** `client` whose create and patch responses are recorded in `cache`. */
 export function recordingPodClient(client: PodClient, cache: MutationCache<V1Pod>): PodClient {
-  const record = (pod: V1Pod, created = false): V1Pod => {
-    cache.mutated(pod, created);
-    return pod;
-  };
+  const record = recorder(cache);
   return {
     get: (namespace, name) => client.get(namespace, name),
     list: (namespace, labelSelector) => client.list(namespace, labelSelector),

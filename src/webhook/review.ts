@@ -9,7 +9,7 @@
  */
 import { Kind } from '../apis/constants.js';
 import type { DeploymentConfig } from '../apis/deploymentconfig.js';
-import { replicationControllerProbe } from '../apps/template-probe.js';
+import { replicationControllerProbe, templateCauses } from '../apps/template-probe.js';
 import { ApiError } from '../controller/errors.js';
 import { invalid, type StatusBody } from '../apiserver/status.js';
 import { templateChanged } from '../apiserver/template-check.js';
@@ -84,7 +84,7 @@ export async function reviewDeploymentConfig(request: AdmissionRequest, dryRunRc
     return allowed;
   } catch (err) {
     const causes = err instanceof ApiError && err.code === 422
-      ? err.causes.filter((c) => c.field?.startsWith('spec.template')).map((c) => ({ ...c }))
+      ? templateCauses(err.causes).map((c) => ({ ...c }))
       : undefined;
     if (causes && causes.length > 0) return { uid: request.uid, allowed: false, status: invalid(Kind, name, causes).body };
     if (causes) return allowed;

@@ -8,13 +8,14 @@
  * changes that leave its template; with no webhook answering, DCs are admitted as before.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { raw } from '../support/aggregated.js';
+import { localServingCert } from '../support/certs.js';
 import { dcctl, freePort, kubectl, repoDir, startController, useNamespace, waitFor, type ControllerProcess } from '../support/kube.js';
 
 const configName = `template.deploymentconfigs.dcctl.io-e2e-${process.pid}`;
@@ -52,11 +53,7 @@ describe('DeploymentConfig admission webhook (deploy/overlays/webhook) on the re
 
   beforeAll(async () => {
     dir = mkdtempSync(path.join(tmpdir(), 'webhook-e2e-'));
-    const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-    ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'ca.key', '-out', 'ca.crt', '-days', '2', '-subj', '/CN=webhook-e2e-ca');
-    writeFileSync(path.join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-    ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'tls.key', '-out', 'tls.csr', '-subj', '/CN=127.0.0.1');
-    ssl('x509', '-req', '-in', 'tls.csr', '-CA', 'ca.crt', '-CAkey', 'ca.key', '-CAcreateserial', '-out', 'tls.crt', '-days', '2', '-extfile', 'server.ext');
+    localServingCert(dir, { ca: 'ca', leaf: 'tls' });
     const ca = readFileSync(path.join(dir, 'ca.crt'));
 
     // Stored before any webhook judged it: OpenShift would never have taken it.

@@ -5,27 +5,19 @@
  * kube-apiserver's admission (server-side dry run: RBAC, Deployments, PDBs, CRDs, APIService).
  * Works on a copy of deploy/ and crds/ so the worktree's certs/ stays untouched.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
 import { kubectl, repoDir } from '../support/kube.js';
+import { useOverlayCopy } from '../support/overlay.js';
 
 interface Doc { kind: string; metadata: { name: string; namespace?: string; annotations?: Record<string, string> }; spec?: any; data?: Record<string, string>; type?: string } // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('deploy/overlays/aggregated with hack/apiserver-certs.sh', () => {
-  let dir = '';
-  const overlay = () => path.join(dir, 'deploy/overlays/aggregated');
-  const certs = () => path.join(overlay(), 'certs');
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'overlay-'));
-    cpSync(path.join(repoDir, 'deploy'), path.join(dir, 'deploy'), { recursive: true, filter: (src) => !src.includes(`${path.sep}certs${path.sep}`) });
-    cpSync(path.join(repoDir, 'crds'), path.join(dir, 'crds'), { recursive: true });
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const { overlay, certs } = useOverlayCopy('aggregated');
 
   it('without certificates kustomize names the missing file and the script to run', () => {
     const r = spawnSync('kubectl', ['kustomize', overlay()], { encoding: 'utf8' });

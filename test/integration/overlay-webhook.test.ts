@@ -5,28 +5,19 @@
  * admission (server-side dry run). Works on a copy of deploy/ and crds/ so the worktree's certs/
  * stays untouched. test/e2e/webhook.test.ts runs the webhook itself.
  */
-import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { describe, expect, it } from '@jest/globals';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { X509Certificate } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import yaml from 'js-yaml';
-import { kubectl, repoDir } from '../support/kube.js';
+import { kubectl } from '../support/kube.js';
+import { useOverlayCopy } from '../support/overlay.js';
 
 interface Doc { kind: string; metadata: { name: string; namespace?: string }; spec?: any; data?: Record<string, string>; type?: string; webhooks?: any[] } // eslint-disable-line @typescript-eslint/no-explicit-any
 
 describe('deploy/overlays/webhook with hack/webhook-certs.sh', () => {
-  let dir = '';
-  const overlay = () => path.join(dir, 'deploy/overlays/webhook');
-  const certs = () => path.join(overlay(), 'certs');
-  beforeAll(() => {
-    dir = mkdtempSync(path.join(tmpdir(), 'overlay-webhook-'));
-    cpSync(path.join(repoDir, 'deploy'), path.join(dir, 'deploy'), { recursive: true, filter: (src) => !src.includes(`${path.sep}certs${path.sep}`) });
-    cpSync(path.join(repoDir, 'crds'), path.join(dir, 'crds'), { recursive: true });
-    cpSync(path.join(repoDir, 'hack'), path.join(dir, 'hack'), { recursive: true, filter: (src) => !src.includes('process-kubelet') });
-  });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const { root, overlay, certs } = useOverlayCopy('webhook', { withHack: true });
 
   it('without certificates kustomize names the missing file', () => {
     const r = spawnSync('kubectl', ['kustomize', overlay()], { encoding: 'utf8' });
@@ -36,7 +27,7 @@ describe('deploy/overlays/webhook with hack/webhook-certs.sh', () => {
 
   it('mounts the serving Secret into the controller, which serves the webhook from it, and gives the webhook a caBundle that verifies it for the Service name', () => {
     // The copy's own script, with no directory: its default is the overlay's certs/.
-    execFileSync('bash', [path.join(dir, 'hack/webhook-certs.sh')], { stdio: 'ignore' });
+    execFileSync('bash', [path.join(root(), 'hack/webhook-certs.sh')], { stdio: 'ignore' });
     const docs = (yaml.loadAll(kubectl(['kustomize', overlay()])) as Doc[]).filter(Boolean);
     const find = (kind: string, name: string) => docs.filter((d) => d.kind === kind && d.metadata.name.startsWith(name));
     const [config] = find('ValidatingWebhookConfiguration', 'template.deploymentconfigs.dcctl.io');

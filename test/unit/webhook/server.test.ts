@@ -4,22 +4,16 @@
  * certificate taken without a restart. The real-plane proof is test/e2e/webhook.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pino } from 'pino';
+import { localServingCert } from '../../support/certs.js';
 import { ApiError } from '../../../src/controller/errors.js';
 import { MaxReviewBytes, startWebhookServer, ValidatePath, type WebhookServer } from '../../../src/webhook/server.js';
 
 const dir = mkdtempSync(path.join(tmpdir(), 'webhook-server-'));
-const ssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'ignore' });
-function makeCert(prefix: string): void {
-  ssl('req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${prefix}-ca.key`, '-out', `${prefix}-ca.crt`, '-days', '2', '-subj', `/CN=${prefix}-ca`);
-  ssl('req', '-newkey', 'rsa:2048', '-nodes', '-keyout', `${prefix}.key`, '-out', `${prefix}.csr`, '-subj', '/CN=127.0.0.1');
-  ssl('x509', '-req', '-in', `${prefix}.csr`, '-CA', `${prefix}-ca.crt`, '-CAkey', `${prefix}-ca.key`, '-CAcreateserial', '-out', `${prefix}.crt`, '-days', '2', '-extfile', 'server.ext');
-}
 const certDir = path.join(dir, 'serving');
 const serve = (prefix: string) => {
   copyFileSync(path.join(dir, `${prefix}.crt`), path.join(certDir, 'tls.crt'));
@@ -52,10 +46,9 @@ describe('the webhook server', () => {
   let server: WebhookServer;
   const outcomes: string[] = [];
   beforeAll(async () => {
-    writeFileSync(path.join(dir, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-    makeCert('first');
-    makeCert('second');
-    execFileSync('mkdir', [certDir]);
+    localServingCert(dir, { ca: 'first-ca', leaf: 'first' });
+    localServingCert(dir, { ca: 'second-ca', leaf: 'second' });
+    mkdirSync(certDir);
     serve('first');
     server = await startWebhookServer({
       host: '127.0.0.1', port: 0, certDir, certCheckMs: 50, log: pino({ level: 'silent' }),
